@@ -1,0 +1,161 @@
+import type { FunctionResolver } from "../expressions/compile.js";
+import { ValidationError } from "../table/errors.js";
+import type { JobSettings, JobSink } from "../table/executor.js";
+import { type ChangelogMode, deriveChangelogMode, hasRetractions } from "../table/plan/changelog-mode.js";
+import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../table/plan/nodes.js";
+import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
+import { CalcOperator } from "./operators/calc.js";
+import { CollectSinkOperator } from "./operators/collect-sink.js";
+import { DistinctOperator } from "./operators/distinct.js";
+import { GroupAggregateOperator } from "./operators/group-aggregate.js";
+import { UnionOperator } from "./operators/union.js";
+import type { SourceReader } from "./source.js";
+import { ValuesReader } from "./sources/values-reader.js";
+
+/**
+ * Turns a logical plan into a graph of operators: one operator per node, except that chains of
+ * Filter/Project become one generated Calc function, and a node consumed twice (a shared subplan,
+ * e.g. two uses of one PTF call with the same uid) is run once and fanned out.
+ */
+export interface GraphContext {
+  readonly settings: JobSettings;
+  readonly resolveFunction?: FunctionResolver;
+  modeOf(node: PlanNode): ChangelogMode;
+  /** Registers a source reader feeding `out`. */
+  addSource(reader: SourceReader, emitter: Emitter): void;
+}
+
+/** Something records come out of: an operator or a source. `outputs` are wired to `out` at the end. */
+export interface Emitter {
+  outputs: Output[];
+  out: Output;
+}
+
+export type OperatorFactory = (node: PlanNode, ctx: GraphContext, build: (n: PlanNode) => Emitter) => Emitter;
+const factories = new Map<string, OperatorFactory>();
+
+/** Plug-in point for node kinds implemented outside exec/ core (PTFs, connectors). */
+export function registerOperatorFactory(kind: string, f: OperatorFactory): void {
+  factories.set(kind, f);
+}
+
+export interface SourceEntry {
+  readonly reader: SourceReader;
+  readonly emitter: Emitter;
+  done: boolean;
+}
+
+export interface JobGraph {
+  readonly sources: SourceEntry[];
+  readonly operators: Operator[];
+}
+
+type EmittingOperator = BaseOperator & Emitter;
+
+function asEmitter(op: BaseOperator): EmittingOperator {
+  const e = op as EmittingOperator;
+  e.outputs = [];
+  return e;
+}
+
+export function connect(from: Emitter, op: Operator, input: number): void {
+  from.outputs.push(new OperatorOutput(op, input));
+}
+
+export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSink, resolveFunction?: FunctionResolver): JobGraph {
+  const consumers = new Map<PlanNode, number>();
+  const count = (n: PlanNode) => {
+    const c = consumers.get(n) ?? 0;
+    consumers.set(n, c + 1);
+    if (c === 0) for (const i of inputsOf(n)) count(i);
+  };
+  count(root);
+
+  const modes = new Map<PlanNode, ChangelogMode>();
+  const sources: SourceEntry[] = [];
+  const operators: Operator[] = [];
+  const emitters: Emitter[] = [];
+  const memo = new Map<PlanNode, Emitter>();
+
+  const ctx: GraphContext = {
+    settings,
+    resolveFunction,
+    modeOf: (n) => deriveChangelogMode(n, settings.batch, modes),
+    addSource: (reader, emitter) => { sources.push({ reader, emitter, done: false }); },
+  };
+
+  const register = (op: BaseOperator): EmittingOperator => {
+    const e = asEmitter(op);
+    operators.push(op);
+    emitters.push(e);
+    return e;
+  };
+
+  const build = (node: PlanNode): Emitter => {
+    const hit = memo.get(node);
+    if (hit) return hit;
+    let em: Emitter;
+    switch (node.kind) {
+      case "Values": {
+        em = { outputs: [], out: undefined as never };
+        emitters.push(em);
+        ctx.addSource(new ValuesReader(node), em);
+        break;
+      }
+      case "Filter":
+      case "Project": {
+        const stages: (FilterNode | ProjectNode)[] = [node];
+        let bottom: PlanNode = node.input;
+        while ((bottom.kind === "Filter" || bottom.kind === "Project") && consumers.get(bottom) === 1) {
+          stages.unshift(bottom);
+          bottom = bottom.input;
+        }
+        const op = register(new CalcOperator(stages, bottom.schema, resolveFunction));
+        connect(build(bottom), op, 0);
+        em = op;
+        break;
+      }
+      case "Aggregate": {
+        const inputMode = ctx.modeOf(node.input);
+        const op = register(new GroupAggregateOperator(node, settings.batch, hasRetractions(inputMode), resolveFunction));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "Distinct": {
+        const op = register(new DistinctOperator(node.schema));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "Union": {
+        const op = register(new UnionOperator(node.inputs.length));
+        node.inputs.forEach((i, idx) => connect(build(i), op, idx));
+        em = op;
+        break;
+      }
+      default: {
+        const f = factories.get(node.kind);
+        if (!f) throw new ValidationError(`no operator for plan node ${node.kind}`);
+        em = f(node, { ...ctx, addSource: ctx.addSource }, build);
+        if (!emitters.includes(em)) emitters.push(em);
+        if (isOperator(em) && !operators.includes(em)) operators.push(em);
+      }
+    }
+    memo.set(node, em);
+    return em;
+  };
+
+  const last = build(root);
+  const sinkOp = new CollectSinkOperator(sink);
+  operators.push(sinkOp);
+  connect(last, sinkOp, 0);
+  for (const e of emitters) e.out = e.outputs.length === 1 ? e.outputs[0]! : new BroadcastOutput(e.outputs);
+  return { sources, operators };
+}
+
+function isOperator(e: Emitter): e is EmittingOperator {
+  return typeof (e as Partial<Operator>).processElement === "function";
+}
+
+export type { ProcessNode };

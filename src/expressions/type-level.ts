@@ -1,0 +1,187 @@
+/**
+ * The type-level half of expressions: each Expression carries a small tree of these node types
+ * (`TCol<"age">`, `TOp<"cmp", [...]>` ...). A Table resolves that tree against its schema when the
+ * expression is passed to one of its methods, which is how `$("agee")` or `$("name").plus(1)`
+ * become compile errors that name the column. The runtime half lives in resolve.ts.
+ *
+ * Kept deliberately shallow: resolution is a single conditional per node, with errors as a TErr
+ * value that propagates upward, and readable messages built only on the error path.
+ */
+import type { Decimal } from "decimal.js";
+import type { ColumnList, DayTimeInterval, YearMonthInterval } from "../table/types/data-type.js";
+
+/** Reference to a column by name. */
+export interface TCol<N extends string> { readonly col: N }
+/** A value whose type is known without a schema (literals, casts). */
+export interface TLit<T> { readonly lit: T }
+/** An operation; `K` names its typing rule (see ApplyOk), `A` are its operand nodes. */
+export interface TOp<K extends string, A extends readonly unknown[]> { readonly op: K; readonly args: A }
+/** `expr.as(name)`. */
+export interface TAlias<Name extends string, X> { readonly alias: Name; readonly of: X }
+/** An aggregate call; resolved in "row" context, may only appear where aggregation is allowed. */
+export interface TAgg<K extends string, X> { readonly agg: K; readonly of: X }
+/** A typing error carried up the tree. */
+export interface TErr<M extends string> { readonly error: M }
+
+declare const tableTypeError: unique symbol;
+/**
+ * What a method parameter turns into when an argument is wrong: the compiler reports that the
+ * argument is not assignable to `TableTypeError<"column 'agee' is not in [name, age]">`.
+ */
+export interface TableTypeError<Message extends string> { readonly [tableTypeError]: Message }
+
+// ---------------------------------------------------------------------------------------------
+// Categories of TypeScript value types, as the SQL type families they stand for.
+
+export type Category<T> =
+  [NonNullable<T>] extends [never] ? "NULL"
+  : NonNullable<T> extends DayTimeInterval ? "INTERVAL"
+  : NonNullable<T> extends YearMonthInterval ? "INTERVAL"
+  : NonNullable<T> extends number ? "NUMERIC"
+  : NonNullable<T> extends Decimal ? "NUMERIC"
+  : NonNullable<T> extends string ? "STRING"
+  : NonNullable<T> extends boolean ? "BOOLEAN"
+  : NonNullable<T> extends Date ? "TIMESTAMP"
+  : unknown extends T ? "ANY"
+  : "OTHER";
+
+/** `null` if any operand may be null (SQL null propagation), else never. */
+export type NullOf<V extends readonly unknown[]> = null extends V[number] ? null : never;
+
+type FirstError<V extends readonly unknown[]> =
+  V extends readonly [infer H, ...infer R] ? (H extends TErr<string> ? H : FirstError<R>) : never;
+
+type Numeric = number | Decimal;
+type IsCat<T, C extends string> = Category<T> extends C | "NULL" | "ANY" ? true : false;
+
+type ArithResult<A, B, V extends readonly unknown[]> =
+  IsCat<A, "NUMERIC"> extends true
+    ? IsCat<B, "NUMERIC"> extends true
+      ? (NonNullable<A> | NonNullable<B> extends number ? number : Decimal) | NullOf<V>
+      : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>
+    : Category<A> extends "TIMESTAMP"
+      ? Category<B> extends "INTERVAL" ? Date | NullOf<V>
+        : TErr<`a TIMESTAMP can only be shifted by an INTERVAL, got ${Category<B>}`>
+      : Category<A> extends "INTERVAL"
+        ? Category<B> extends "INTERVAL" ? NonNullable<A> | NullOf<V>
+          : TErr<`an INTERVAL can only be combined with an INTERVAL, got ${Category<B>}`>
+        : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>;
+
+type Comparable<A, B> =
+  Category<A> extends "NULL" | "ANY" ? true
+  : Category<B> extends "NULL" | "ANY" ? true
+  : Category<A> extends Category<B> ? true : false;
+
+type AllCat<V extends readonly unknown[], C extends string> =
+  V extends readonly [infer H, ...infer R] ? (IsCat<H, C> extends true ? AllCat<R, C> : false) : true;
+
+type CommonOf<V extends readonly unknown[]> = V[number];
+
+/** Result type of `K` applied to resolved operand value types `V`. */
+type ApplyOk<K extends string, V extends readonly unknown[]> =
+  K extends "arith" ? ArithResult<V[0], V[1], V>
+  : K extends "numeric" ? (IsCat<V[0], "NUMERIC"> extends true ? V[0]
+    : TErr<`function needs a NUMERIC argument, got ${Category<V[0]>}`>)
+  : K extends "double" ? (AllCat<V, "NUMERIC"> extends true ? number | NullOf<V>
+    : TErr<`function needs NUMERIC arguments, got ${Category<V[0]>}`>)
+  : K extends "integer" ? (AllCat<V, "NUMERIC"> extends true ? number | NullOf<V>
+    : TErr<`function needs NUMERIC arguments, got ${Category<V[0]>}`>)
+  : K extends "cmp" ? (Comparable<V[0], V[1]> extends true ? boolean | NullOf<V>
+    : TErr<`cannot compare ${Category<V[0]>} with ${Category<V[1]>}`>)
+  : K extends "between" ? (Comparable<V[0], V[1]> extends true ? Comparable<V[0], V[2]> extends true ? boolean | NullOf<V>
+    : TErr<`cannot compare ${Category<V[0]>} with ${Category<V[2]>}`> : TErr<`cannot compare ${Category<V[0]>} with ${Category<V[1]>}`>)
+  : K extends "in" ? (Comparable<V[0], V[number]> extends true ? boolean | NullOf<V>
+    : TErr<`IN list values must have the same type as ${Category<V[0]>}`>)
+  : K extends "logic" ? (AllCat<V, "BOOLEAN"> extends true ? boolean | NullOf<V>
+    : TErr<`logical operators need BOOLEAN operands, got ${Category<V[0]>}${V extends readonly [unknown, infer B, ...unknown[]] ? ` and ${Category<B>}` : ""}`>)
+  : K extends "test" ? boolean
+  : K extends "boolTest" ? (IsCat<V[0], "BOOLEAN"> extends true ? boolean : TErr<`IS TRUE/FALSE needs a BOOLEAN, got ${Category<V[0]>}`>)
+  : K extends "string" ? (IsCat<V[0], "STRING"> extends true ? string | NullOf<V>
+    : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
+  : K extends "stringToInt" ? (IsCat<V[0], "STRING"> extends true ? number | NullOf<V>
+    : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
+  : K extends "stringToBool" ? (AllCat<V, "STRING"> extends true ? boolean | NullOf<V>
+    : TErr<`LIKE needs STRING arguments, got ${Category<V[0]>}`>)
+  : K extends "concat" ? (AllCat<V, "STRING"> extends true ? string | NullOf<V>
+    : TErr<`concat needs STRING arguments`>)
+  : K extends "extract" ? (Category<V[0]> extends "TIMESTAMP" | "STRING" | "INTERVAL" | "ANY" ? number | NullOf<V>
+    : TErr<`EXTRACT needs a temporal argument, got ${Category<V[0]>}`>)
+  : K extends "timeFloor" ? (Category<V[0]> extends "TIMESTAMP" | "ANY" ? V[0] : TErr<`FLOOR/CEIL to a time unit needs a TIMESTAMP, got ${Category<V[0]>}`>)
+  : K extends "dayTime" ? (IsCat<V[0], "NUMERIC"> extends true ? DayTimeInterval | NullOf<V> : TErr<`an interval needs a NUMERIC value, got ${Category<V[0]>}`>)
+  : K extends "yearMonth" ? (IsCat<V[0], "NUMERIC"> extends true ? YearMonthInterval | NullOf<V> : TErr<`an interval needs a NUMERIC value, got ${Category<V[0]>}`>)
+  : K extends "if" ? (IsCat<V[0], "BOOLEAN"> extends true ? (Comparable<V[1], V[2]> extends true ? V[1] | V[2]
+    : TErr<`ifThenElse branches have different types: ${Category<V[1]>} and ${Category<V[2]>}`>)
+    : TErr<`ifThenElse condition must be BOOLEAN, got ${Category<V[0]>}`>)
+  : K extends "coalesce" ? (Comparable<V[0], V[number]> extends true
+    ? (null extends V[number] ? (CoalesceAllNull<V> extends true ? CommonOf<V> : NonNullable<CommonOf<V>>) : CommonOf<V>)
+    : TErr<`coalesce arguments must have the same type`>)
+  : K extends "ifNull" ? (Comparable<V[0], V[1]> extends true ? NonNullable<V[0]> | V[1] : TErr<`ifNull needs a default of the same type`>)
+  : K extends "cast" ? V[1] | NullOf<[V[0]]>
+  : K extends "any" ? V[0]
+  : unknown;
+
+type CoalesceAllNull<V extends readonly unknown[]> =
+  V extends readonly [infer H, ...infer R] ? (null extends H ? CoalesceAllNull<R> : false) : true;
+
+/** Applies an operation to resolved operands, propagating the first error. */
+export type Apply<K extends string, V extends readonly unknown[]> =
+  [FirstError<V>] extends [never] ? ApplyOk<K, V> : FirstError<V>;
+
+// ---------------------------------------------------------------------------------------------
+// Resolution against a schema S (an object type: column name -> value type).
+
+/** Comma-separated column names of S, for error messages only (evaluated on the error path). */
+export type ColumnNames<S> = JoinNames<UnionToTuple<keyof S & string> & readonly string[]>;
+type JoinNames<T extends readonly string[]> =
+  T extends readonly [infer H extends string] ? H
+  : T extends readonly [infer H extends string, ...infer R extends string[]] ? `${H}, ${JoinNames<R>}` : "";
+type UnionToIntersection<U> = (U extends unknown ? (x: () => U) => void : never) extends (x: infer I) => void ? I : never;
+type UnionToTuple<U> = UnionToIntersection<U> extends () => infer L ? [...UnionToTuple<Exclude<U, L>>, L] : [];
+
+/**
+ * Resolves a type-level expression node against schema S. `G` is the set of grouping keys that
+ * non-aggregated columns may use (`string` = any column: row context).
+ */
+export type Resolve<S, X, G extends string = string> =
+  X extends TCol<infer N> ? (N extends keyof S ? (N extends G ? S[N] : TErr<`column '${N}' is neither a grouping key nor inside an aggregate`>)
+    : TErr<`column '${N}' is not in [${ColumnNames<S>}]`>)
+  : X extends TLit<infer T> ? T
+  : X extends TAlias<string, infer Y> ? Resolve<S, Y, G>
+  : X extends TOp<infer K, infer A> ? Apply<K, ResolveAll<S, A, G>>
+  : X extends TAgg<infer K, infer Y> ? AggResult<K, Resolve<S, Y, string>>
+  : unknown;
+
+export type ResolveAll<S, A extends readonly unknown[], G extends string = string> = { [I in keyof A]: Resolve<S, A[I], G> };
+
+type AggResult<K extends string, V> =
+  V extends TErr<string> ? V
+  : K extends "count" ? number
+  : K extends "sum" | "avg" ? (IsCat<V, "NUMERIC"> extends true ? NonNullable<V> | null : TErr<`${Uppercase<K>} needs a NUMERIC argument, got ${Category<V>}`>)
+  : K extends "min" | "max" ? NonNullable<V> | null
+  : unknown;
+
+/** Whether a node contains an aggregate anywhere. */
+export type HasAgg<X> =
+  X extends TAgg<string, unknown> ? true
+  : X extends TAlias<string, infer Y> ? HasAgg<Y>
+  : X extends TOp<string, infer A> ? (true extends HasAggAll<A> ? true : false)
+  : false;
+type HasAggAll<A extends readonly unknown[]> = { [I in keyof A]: HasAgg<A[I]> }[number];
+
+/** The output column name of a select item at position I (Flink: alias, column name, or `_c<I>`). */
+export type OutputName<X, I> =
+  X extends TAlias<infer A, unknown> ? A
+  : X extends TCol<infer N> ? N
+  : `_c${I & string}`;
+
+/** Widening of JS literal values to their column value types. */
+export type Widen<V> =
+  V extends string ? string : V extends number ? number : V extends boolean ? boolean : V extends bigint ? number : V;
+
+/** Columns of the same name listed twice in a tuple of names. */
+export type DuplicateOf<Names extends readonly string[], Seen extends string = never> =
+  Names extends readonly [infer H extends string, ...infer R extends string[]]
+    ? H extends Seen ? H : DuplicateOf<R, Seen | H>
+    : never;
+
+export type { ColumnList };

@@ -1,0 +1,47 @@
+import type { FunctionResolver } from "../expressions/compile.js";
+import type { ChangelogMode } from "./plan/changelog-mode.js";
+import type { PlanNode } from "./plan/nodes.js";
+
+/**
+ * The contract between the Table API (table/) and the interpreter (exec/). table/ never imports exec/;
+ * index.ts installs the interpreter with `setExecutor`.
+ */
+
+/** Receives a job's output: positional records with their numeric row kind. */
+export interface JobSink {
+  record(kind: number, values: readonly unknown[]): void;
+}
+
+export type StepResult = "more" | "done" | Promise<void>;
+
+/** A running job, driven by its consumer one slice at a time so that results stream. */
+export interface Job {
+  /** Processes up to `budget` source records. "done" after end of input; a Promise while sources wait. */
+  step(budget: number): StepResult;
+  /** Stops the job; sources are closed, nothing more is emitted. */
+  cancel(): void;
+}
+
+export interface JobSettings {
+  readonly batch: boolean;
+  readonly config: ReadonlyMap<string, string>;
+  /** Processing-time clock (ms); tests replace it. */
+  readonly clock: () => number;
+  /** Resolves user functions called by name. */
+  readonly resolveFunction?: FunctionResolver;
+}
+
+export interface Executor {
+  createJob(plan: PlanNode, settings: JobSettings, sink: JobSink, sinkMode?: ChangelogMode): Job;
+}
+
+let installed: Executor | undefined;
+
+export function setExecutor(e: Executor): void {
+  installed = e;
+}
+
+export function getExecutor(): Executor {
+  if (!installed) throw new Error("tablestream: no executor installed; import from 'tablestream' (index.ts wires the interpreter)");
+  return installed;
+}

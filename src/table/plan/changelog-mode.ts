@@ -1,0 +1,90 @@
+import { Kind } from "../row.js";
+import type { PlanNode } from "./nodes.js";
+
+/**
+ * Which row kinds a node can emit, with the upsert key where updates are keyed.
+ * Derived bottom-up from the plan; printed by explain() as Flink does (`[I,UB,UA,D]`).
+ */
+export interface ChangelogMode {
+  readonly kinds: readonly Kind[];
+  readonly upsertKeys?: readonly string[];
+  /** Upsert deletes carry only the key columns (`~D` / `~DELETE`). */
+  readonly keyOnlyDeletes?: boolean;
+}
+
+export const INSERT_ONLY: ChangelogMode = Object.freeze({ kinds: [Kind.INSERT] });
+export const ALL_KINDS: ChangelogMode = Object.freeze({ kinds: [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER, Kind.DELETE] });
+
+export const isInsertOnly = (m: ChangelogMode): boolean => m.kinds.length === 1 && m.kinds[0] === Kind.INSERT;
+export const hasRetractions = (m: ChangelogMode): boolean =>
+  m.kinds.includes(Kind.UPDATE_BEFORE) || m.kinds.includes(Kind.DELETE);
+
+const SHORT = ["I", "UB", "UA", "D"];
+const LONG = ["INSERT", "UPDATE_BEFORE", "UPDATE_AFTER", "DELETE"];
+
+/** `[I,UB,UA,D]` as in Flink's explain output. */
+export function modeToShortString(m: ChangelogMode): string {
+  return `[${m.kinds.map((k) => (k === Kind.DELETE && m.keyOnlyDeletes ? "~D" : SHORT[k])).join(",")}]`;
+}
+
+/** `[INSERT, UPDATE_AFTER, ~DELETE]` as Flink's ChangelogMode.toString(). */
+export function modeToString(m: ChangelogMode): string {
+  return `[${m.kinds.map((k) => (k === Kind.DELETE && m.keyOnlyDeletes ? "~DELETE" : LONG[k])).join(", ")}]`;
+}
+
+function union(modes: readonly ChangelogMode[]): ChangelogMode {
+  const kinds = new Set<Kind>();
+  for (const m of modes) for (const k of m.kinds) kinds.add(k);
+  return { kinds: [...kinds].sort() };
+}
+
+/** Hook for node kinds whose mode is defined elsewhere (PTFs). */
+export type ModeDeriver = (node: PlanNode, inputs: readonly ChangelogMode[], batch: boolean) => ChangelogMode;
+let processModeDeriver: ModeDeriver | undefined;
+export function registerProcessModeDeriver(d: ModeDeriver): void {
+  processModeDeriver = d;
+}
+
+/** Derives the changelog mode of a node; `batch` mode makes every aggregate insert-only. */
+export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new Map<PlanNode, ChangelogMode>()): ChangelogMode {
+  const hit = cache.get(node);
+  if (hit) return hit;
+  let mode: ChangelogMode;
+  switch (node.kind) {
+    case "Values":
+      mode = node.kinds && node.kinds.some((k) => k !== Kind.INSERT) ? union([{ kinds: node.kinds as Kind[] }]) : INSERT_ONLY;
+      break;
+    case "SourceScan":
+      mode = INSERT_ONLY;
+      break;
+    case "Project":
+    case "Filter":
+      mode = deriveChangelogMode(node.input, batch, cache);
+      break;
+    case "Aggregate": {
+      const input = deriveChangelogMode(node.input, batch, cache);
+      if (batch) mode = INSERT_ONLY;
+      else {
+        const kinds = [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER];
+        if (hasRetractions(input)) kinds.push(Kind.DELETE);
+        mode = { kinds, upsertKeys: node.schema.names.slice(0, node.groupKeys.length) };
+      }
+      break;
+    }
+    case "Distinct": {
+      const input = deriveChangelogMode(node.input, batch, cache);
+      mode = batch || isInsertOnly(input) ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE], upsertKeys: node.schema.names };
+      break;
+    }
+    case "Union":
+      mode = union(node.inputs.map((i) => deriveChangelogMode(i, batch, cache)));
+      break;
+    case "Process": {
+      const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
+      mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;
+      break;
+    }
+  }
+  cache.set(node, mode);
+  return mode;
+}

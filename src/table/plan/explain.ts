@@ -1,0 +1,48 @@
+import { nodeToString } from "../../expressions/node.js";
+import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
+import { type PlanNode, inputsOf } from "./nodes.js";
+
+/**
+ * Renders the logical plan as a tree, each node with its attributes, changelog mode and schema:
+ * ```
+ * == Logical Plan ==
+ * Project(select=[name, age], changelogMode=[I]) -> [name: STRING, age: INT]
+ * +- Filter(condition=[greaterThanOrEqual(age, 18)], changelogMode=[I]) -> [name: STRING, age: INT]
+ *    +- Values(rows=3, changelogMode=[I]) -> [name: STRING, age: INT]
+ * ```
+ */
+export function explainPlan(root: PlanNode, batch: boolean): string {
+  const cache = new Map();
+  const lines: string[] = ["== Logical Plan =="];
+  const visit = (n: PlanNode, prefix: string, childPrefix: string) => {
+    const mode = modeToShortString(deriveChangelogMode(n, batch, cache));
+    lines.push(`${prefix}${n.kind}(${attributes(n)}${attributes(n) ? ", " : ""}changelogMode=${mode}) -> ${n.schema.toShortString()}`);
+    const inputs = inputsOf(n);
+    inputs.forEach((c, i) => {
+      const last = i === inputs.length - 1;
+      visit(c, `${childPrefix}${last ? "+- " : ":- "}`, `${childPrefix}${last ? "   " : ":  "}`);
+    });
+  };
+  visit(root, "", "");
+  return lines.join("\n");
+}
+
+function attributes(n: PlanNode): string {
+  switch (n.kind) {
+    case "Values": return `rows=${n.rows.length}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
+    case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]`;
+    case "Project": return `select=[${n.exprs.map((e, i) => {
+      const s = nodeToString(e);
+      const name = n.schema.names[i];
+      return s === name ? s : `${s} AS ${name}`;
+    }).join(", ")}]`;
+    case "Filter": return `condition=[${nodeToString(n.predicate)}]`;
+    case "Aggregate": return `groupBy=[${n.groupKeys.map(nodeToString).join(", ")}], select=[${[
+      ...n.groupKeys.map(nodeToString),
+      ...n.aggCalls.map((a) => `${a.fn}(${a.distinct ? "DISTINCT " : ""}${a.args.map(nodeToString).join(", ")}) AS ${a.name}`),
+    ].join(", ")}]`;
+    case "Distinct": return "";
+    case "Union": return "all=[true]";
+    case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
+  }
+}

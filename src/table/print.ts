@@ -1,0 +1,111 @@
+import { KIND_SHORT } from "./row.js";
+import { toSqlString } from "./types/format.js";
+import type { DataType } from "./types/data-type.js";
+import type { ResolvedSchema } from "./types/resolved-schema.js";
+
+/**
+ * Flink's tableau printing (TableauStyle): right-aligned cells, `<NULL>`, an `op` column with the row
+ * kind, `...` for cut values. Streaming uses widths derived from the column types (rows print as they
+ * arrive); batch measures the data first.
+ */
+export const NULL_VALUE = "<NULL>";
+const MAX_COLUMN_WIDTH = 30;
+const TRUNCATED = "...";
+
+function typeWidth(t: DataType): number {
+  switch (t.root) {
+    case "TINYINT": return 4;
+    case "SMALLINT": return 6;
+    case "INT": return 11;
+    case "BIGINT": return 20;
+    case "DECIMAL": return t.precision! + 2;
+    case "BOOLEAN": return 5;
+    case "DATE": return 10;
+    case "TIME": return t.precision === 0 ? 8 : t.precision! + 9;
+    case "TIMESTAMP":
+    case "TIMESTAMP_LTZ": {
+      const p = t.precision ?? 6;
+      return p === 0 ? 19 : p <= 3 ? 23 : p <= 6 ? 26 : 29;
+    }
+    default: return MAX_COLUMN_WIDTH;
+  }
+}
+
+/** East Asian wide characters count twice, as in Flink. */
+export function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += isFullWidth(ch.codePointAt(0)!) ? 2 : 1;
+  return w;
+}
+
+function isFullWidth(cp: number): boolean {
+  return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) || (cp >= 0xac00 && cp <= 0xd7a3)
+    || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60)
+    || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) || (cp >= 0x20000 && cp <= 0x3fffd);
+}
+
+export class TableauPrinter {
+  private widths: number[] | undefined;
+  private readonly names: string[];
+  rows = 0;
+
+  constructor(private readonly schema: ResolvedSchema, private readonly out: (line: string) => void, byType: boolean) {
+    this.names = ["op", ...schema.names];
+    if (byType) {
+      this.widths = [2, ...schema.columns.map((c) => Math.max(c.name.length, typeWidth(c.type), NULL_VALUE.length))];
+    }
+  }
+
+  cells(kind: number, values: readonly unknown[]): string[] {
+    return [KIND_SHORT[kind]!, ...values.map((v, i) => toSqlString(this.schema.columns[i]!.type, v) ?? NULL_VALUE)];
+  }
+
+  /** Batch: measure all rows first. */
+  measure(rows: readonly string[][]): void {
+    const w = this.names.map((n) => n.length);
+    for (const r of rows) r.forEach((c, i) => { w[i] = Math.max(w[i]!, displayWidth(c)); });
+    this.widths = w.map((x) => Math.min(x, MAX_COLUMN_WIDTH));
+  }
+
+  header(): void {
+    this.border();
+    this.line(this.names);
+    this.border();
+  }
+
+  row(cells: string[]): void {
+    this.line(cells);
+    this.rows++;
+  }
+
+  footer(): void {
+    this.border();
+    this.out(`${this.rows} ${this.rows === 1 ? "row" : "rows"} in set`);
+  }
+
+  border(): void {
+    this.out(`+${this.widths!.map((w) => "-".repeat(w + 2)).join("+")}+`);
+  }
+
+  private line(cells: string[]): void {
+    const parts = cells.map((c, i) => {
+      const w = this.widths![i]!;
+      const dw = displayWidth(c);
+      if (dw <= w) return " ".repeat(w - dw) + c;
+      return truncate(c, w - TRUNCATED.length) + TRUNCATED;
+    });
+    this.out(`| ${parts.join(" | ")} |`);
+  }
+}
+
+function truncate(s: string, width: number): string {
+  let out = "";
+  let w = 0;
+  for (const ch of s) {
+    const cw = isFullWidth(ch.codePointAt(0)!) ? 2 : 1;
+    if (w + cw > width) break;
+    out += ch;
+    w += cw;
+  }
+  return " ".repeat(Math.max(0, width - displayWidth(out))) + out;
+}

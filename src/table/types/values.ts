@@ -1,0 +1,310 @@
+import { Decimal } from "decimal.js";
+import { ValidationError } from "../errors.js";
+import { DataType, MAX_LENGTH } from "./data-type.js";
+import { PositionalRow } from "../row.js";
+
+const INT_RANGES: Record<string, [number, number]> = {
+  TINYINT: [-128, 127],
+  SMALLINT: [-32768, 32767],
+  INT: [-2147483648, 2147483647],
+  BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+/** Describes where a value sits, for error messages; built only when an error is raised. */
+export type Where = () => string;
+
+function fail(where: Where, type: DataType, value: unknown, why?: string): never {
+  const shown = typeof value === "string" ? `'${value}'` : typeof value === "bigint" ? `${value}n` : String(value);
+  throw new ValidationError(`${where()}: ${why ?? `value ${shown} (${describe(value)}) does not fit type ${type}`}`);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (v instanceof Date) return "Date";
+  if (Array.isArray(v)) return "array";
+  if (v instanceof Map) return "Map";
+  if (Decimal.isDecimal(v)) return "Decimal";
+  return typeof v;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object") return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === Object.prototype;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z)?$/;
+
+/** Parses `YYYY-MM-DD HH:mm[:ss[.fff]]` as UTC; returns undefined when malformed or below-millisecond digits are set. */
+export function parseTimestamp(s: string): Date | undefined {
+  const m = TIMESTAMP_RE.exec(s);
+  if (!m) return undefined;
+  const frac = m[7] ?? "";
+  if (frac.length > 3 && /[1-9]/.test(frac.slice(3))) return undefined;
+  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(frac.slice(0, 3).padEnd(3, "0")));
+  const d = new Date(ms);
+  return Number.isNaN(ms) || d.getUTCMonth() !== +m[2]! - 1 ? undefined : d;
+}
+
+/**
+ * Checks a JavaScript value against a data type and returns its tablestream representation
+ * (e.g. a numeric string for DECIMAL becomes a Decimal, a plain object for MAP becomes a Map).
+ * Raises a ValidationError naming `where` for anything that cannot be represented exactly.
+ */
+export function coerceValue(type: DataType, value: unknown, where: Where): unknown {
+  if (value === null || value === undefined) {
+    if (!type.isNullable) fail(where, type, value, `null value for NOT NULL type ${type}`);
+    return null;
+  }
+  switch (type.root) {
+    case "CHAR":
+    case "VARCHAR": {
+      if (typeof value !== "string") fail(where, type, value);
+      const max = type.length ?? MAX_LENGTH;
+      if (value.length > max) fail(where, type, value, `string '${value}' is longer than ${type} allows (${value.length} > ${max})`);
+      return value;
+    }
+    case "BOOLEAN":
+      if (typeof value !== "boolean") fail(where, type, value);
+      return value;
+    case "TINYINT":
+    case "SMALLINT":
+    case "INT":
+    case "BIGINT": {
+      const [min, max] = INT_RANGES[type.root]!;
+      const n = typeof value === "bigint" ? Number(value) : value;
+      if (typeof n !== "number" || !Number.isInteger(n)) fail(where, type, value);
+      if (n < min || n > max || (typeof value === "bigint" && BigInt(n) !== value)) {
+        fail(where, type, value, type.root === "BIGINT"
+          ? `value ${String(value)} is outside the exactly representable BIGINT range [-(2^53-1), 2^53-1]`
+          : `value ${String(value)} is outside the range of ${type.root} [${min}, ${max}]`);
+      }
+      return n;
+    }
+    case "FLOAT":
+    case "DOUBLE":
+      if (typeof value !== "number") fail(where, type, value);
+      return value;
+    case "DECIMAL":
+      return coerceDecimal(type, value, where);
+    case "DATE": {
+      if (value instanceof Date) return value.toISOString().slice(0, 10);
+      if (typeof value !== "string" || !DATE_RE.test(value) || Number.isNaN(Date.parse(value + "T00:00:00Z"))) fail(where, type, value);
+      return value;
+    }
+    case "TIME": {
+      if (typeof value !== "string" || !TIME_RE.test(value)) fail(where, type, value);
+      return value;
+    }
+    case "TIMESTAMP":
+    case "TIMESTAMP_LTZ": {
+      let d: Date | undefined;
+      if (value instanceof Date) d = value;
+      else if (typeof value === "number" && Number.isInteger(value)) d = new Date(value);
+      else if (typeof value === "string") d = parseTimestamp(value);
+      if (!d || Number.isNaN(d.getTime())) {
+        fail(where, type, value, typeof value === "string"
+          ? `'${value}' is not a timestamp of the form 'YYYY-MM-DD HH:mm:ss[.SSS]' (sub-millisecond digits cannot be represented)`
+          : undefined);
+      }
+      const p = type.precision ?? 6;
+      if (p < 3) {
+        const unit = 10 ** (3 - p);
+        if (d.getTime() % unit !== 0) {
+          fail(where, type, value, `timestamp ${d.toISOString()} has more fractional digits than ${type} allows`);
+        }
+      }
+      return d;
+    }
+    case "INTERVAL_DAY_TIME":
+    case "INTERVAL_YEAR_MONTH":
+      if (typeof value !== "number" || !Number.isInteger(value)) fail(where, type, value);
+      return value;
+    case "ARRAY": {
+      if (!Array.isArray(value)) fail(where, type, value);
+      const el = type.elementType!;
+      return value.map((v, i) => coerceValue(el, v, () => `${where()}[${i}]`));
+    }
+    case "MAP": {
+      const entries = value instanceof Map ? [...value.entries()] : isPlainObject(value) ? Object.entries(value) : fail(where, type, value);
+      const out = new Map();
+      for (const [k, v] of entries) {
+        const key = coerceValue(type.keyType!, k, () => `${where()} key`);
+        out.set(key, coerceValue(type.valueType!, v, () => `${where()}[${String(k)}]`));
+      }
+      return out;
+    }
+    case "ROW":
+      return coerceRow(type, value, where);
+    case "NULL":
+      return fail(where, type, value);
+    case "DESCRIPTOR":
+      return value;
+    default:
+      return value;
+  }
+}
+
+function coerceRow(type: DataType, value: unknown, where: Where): Record<string, unknown> {
+  const fields = type.fields;
+  const out: Record<string, unknown> = {};
+  if (value instanceof PositionalRow || Array.isArray(value)) {
+    const vals = value instanceof PositionalRow ? value.values : value;
+    if (vals.length !== fields.length) {
+      fail(where, type, value, `row has ${vals.length} fields but ${type} has ${fields.length}`);
+    }
+    fields.forEach((f, i) => { out[f.name] = coerceValue(f.type, vals[i], () => `${where()}.${f.name}`); });
+    return out;
+  }
+  if (!isPlainObject(value)) fail(where, type, value);
+  for (const k of Object.keys(value)) {
+    if (!fields.some((f) => f.name === k)) {
+      fail(where, type, value, `field '${k}' is not in ${type}`);
+    }
+  }
+  for (const f of fields) out[f.name] = coerceValue(f.type, value[f.name], () => `${where()}.${f.name}`);
+  return out;
+}
+
+function coerceDecimal(type: DataType, value: unknown, where: Where): Decimal {
+  let d: Decimal;
+  try {
+    if (Decimal.isDecimal(value)) d = value as Decimal;
+    else if (typeof value === "number" || typeof value === "string" || typeof value === "bigint") d = new Decimal(value.toString());
+    else return fail(where, type, value);
+  } catch {
+    return fail(where, type, value);
+  }
+  if (!d.isFinite()) fail(where, type, value);
+  return fitDecimal(d, type.precision!, type.scale!, () => fail(where, type, value,
+    `value ${d.toString()} has more than ${type.precision! - type.scale!} integer digits allowed by ${type}`));
+}
+
+/** Rounds half-up to `scale` (as Flink's CAST) and checks the integer digits; calls `overflow` when they do not fit. */
+export function fitDecimal(d: Decimal, precision: number, scale: number, overflow: () => never): Decimal {
+  const r = d.toDecimalPlaces(scale, Decimal.ROUND_HALF_UP);
+  const intDigits = r.abs().truncated().isZero() ? 0 : r.abs().truncated().toFixed(0).length;
+  if (intDigits > precision - scale) overflow();
+  return r;
+}
+
+/** Infers a NOT NULL data type from a JavaScript value (`fromValues` without an explicit type). */
+export function inferType(value: unknown, where: Where): DataType {
+  if (value === null || value === undefined) return new DataType("NULL", true);
+  switch (typeof value) {
+    case "string": return new DataType("CHAR", false, { length: Math.max(1, value.length) });
+    case "boolean": return new DataType("BOOLEAN", false);
+    case "bigint":
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+        throw new ValidationError(`${where()}: value ${value}n is outside the exactly representable BIGINT range`);
+      }
+      return new DataType("BIGINT", false);
+    case "number":
+      if (Number.isInteger(value)) {
+        if (value >= -2147483648 && value <= 2147483647) return new DataType("INT", false);
+        if (Number.isSafeInteger(value)) return new DataType("BIGINT", false);
+      }
+      return new DataType("DOUBLE", false);
+    default:
+  }
+  if (value instanceof Date) return new DataType("TIMESTAMP_LTZ", false, { precision: 3 });
+  if (Decimal.isDecimal(value)) {
+    const d = value as Decimal;
+    const scale = Math.max(0, d.decimalPlaces());
+    const intDigits = d.abs().truncated().isZero() ? 1 : d.abs().truncated().toFixed(0).length;
+    return new DataType("DECIMAL", false, { precision: Math.min(38, intDigits + scale), scale });
+  }
+  if (Array.isArray(value)) {
+    let el: DataType = new DataType("NULL", true);
+    value.forEach((v, i) => { el = commonType(el, inferType(v, () => `${where()}[${i}]`), where); });
+    return new DataType("ARRAY", false, { element: el });
+  }
+  if (value instanceof Map) {
+    let k: DataType = new DataType("NULL", true);
+    let v: DataType = new DataType("NULL", true);
+    for (const [mk, mv] of value) {
+      k = commonType(k, inferType(mk, where), where);
+      v = commonType(v, inferType(mv, where), where);
+    }
+    return new DataType("MAP", false, { keyType: k, valueType: v });
+  }
+  if (value instanceof PositionalRow) {
+    return new DataType("ROW", false, {
+      fields: value.values.map((v: unknown, i: number) => ({ name: `f${i}`, type: inferType(v, () => `${where()}.f${i}`) })),
+    });
+  }
+  if (isPlainObject(value)) {
+    return new DataType("ROW", false, {
+      fields: Object.entries(value).map(([k, v]) => ({ name: k, type: inferType(v, () => `${where()}.${k}`) })),
+    });
+  }
+  throw new ValidationError(`${where()}: cannot infer a data type for a value of type ${describe(value)}`);
+}
+
+const NUMERIC_ORDER = ["TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"];
+
+/** Least restrictive common type of two types (Flink's type merging for VALUES), or a ValidationError. */
+export function commonType(a: DataType, b: DataType, where: Where): DataType {
+  if (a.root === "NULL") return b.withNullability(true);
+  if (b.root === "NULL") return a.withNullability(true);
+  const nullable = a.isNullable || b.isNullable;
+  if ((a.root === "CHAR" || a.root === "VARCHAR") && (b.root === "CHAR" || b.root === "VARCHAR")) {
+    const len = Math.max(a.length!, b.length!);
+    const root = a.root === "CHAR" && b.root === "CHAR" && a.length === b.length ? "CHAR" : "VARCHAR";
+    return new DataType(root, nullable, { length: len });
+  }
+  const ia = NUMERIC_ORDER.indexOf(a.root);
+  const ib = NUMERIC_ORDER.indexOf(b.root);
+  if (ia >= 0 && ib >= 0) {
+    if (a.root === "DECIMAL" && b.root === "DECIMAL") {
+      const scale = Math.max(a.scale!, b.scale!);
+      const intDigits = Math.max(a.precision! - a.scale!, b.precision! - b.scale!);
+      return new DataType("DECIMAL", nullable, { precision: Math.min(38, intDigits + scale), scale });
+    }
+    if (a.root === "DECIMAL" || b.root === "DECIMAL") {
+      const other = a.root === "DECIMAL" ? b : a;
+      if (other.root === "FLOAT" || other.root === "DOUBLE") return new DataType("DOUBLE", nullable);
+      const dec = a.root === "DECIMAL" ? a : b;
+      const intDigits = Math.max(dec.precision! - dec.scale!, other.root === "BIGINT" ? 19 : 10);
+      return new DataType("DECIMAL", nullable, { precision: Math.min(38, intDigits + dec.scale!), scale: dec.scale });
+    }
+    return new DataType(NUMERIC_ORDER[Math.max(ia, ib)] as never, nullable);
+  }
+  if (a.root === b.root) {
+    switch (a.root) {
+      case "TIMESTAMP":
+      case "TIMESTAMP_LTZ":
+      case "TIME":
+        return new DataType(a.root, nullable, { precision: Math.max(a.precision!, b.precision!) });
+      case "ARRAY":
+        return new DataType("ARRAY", nullable, { element: commonType(a.elementType!, b.elementType!, where) });
+      case "MAP":
+        return new DataType("MAP", nullable, {
+          keyType: commonType(a.keyType!, b.keyType!, where), valueType: commonType(a.valueType!, b.valueType!, where),
+        });
+      case "ROW": {
+        if (a.fields.length !== b.fields.length) break;
+        return new DataType("ROW", nullable, {
+          fields: a.fields.map((f, i) => ({ name: f.name, type: commonType(f.type, b.fields[i]!.type, where) })),
+        });
+      }
+      default:
+        return a.withNullability(nullable);
+    }
+  }
+  throw new ValidationError(`${where()}: types ${a} and ${b} have no common type`);
+}
+
+/** Whether values of `from` can be assigned to a column of type `to` without a cast (implicit widening). */
+export function isImplicitlyAssignable(from: DataType, to: DataType): boolean {
+  if (from.root === "NULL") return to.isNullable;
+  if (from.isNullable && !to.isNullable) return false;
+  if ((from.root === "CHAR" || from.root === "VARCHAR") && (to.root === "CHAR" || to.root === "VARCHAR")) return true;
+  const ia = NUMERIC_ORDER.indexOf(from.root);
+  const ib = NUMERIC_ORDER.indexOf(to.root);
+  if (ia >= 0 && ib >= 0) return ia <= ib;
+  if (from.root === to.root) return true;
+  return false;
+}
