@@ -7,11 +7,9 @@ import { Kind, kindFromShort, PositionalRow } from "./row.js";
 import { Table } from "./table.js";
 import { TableResult } from "./table-result.js";
 import { DataType } from "./types/data-type.js";
-import type { RowValueOf } from "./types/data-types.js";
 import { ResolvedSchema } from "./types/resolved-schema.js";
 import { coerceValue, commonType, inferType } from "./types/values.js";
 import type { Widen } from "../expressions/type-level.js";
-import type { RowFieldDef } from "./types/data-type.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -96,7 +94,7 @@ export class TableEnvironment {
    * env.fromValues("Bob", "Alice").as("name")
    * ```
    */
-  fromValues<const F extends readonly RowFieldDef[]>(rowType: DataType<RowValueOf<F> | null> & { readonly __fields?: F }, ...rows: RowInput<RowValueOf<F>>[]): Table<RowValueOf<F>, "append">;
+  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<T, "append">;
   fromValues<const V extends readonly unknown[]>(...values: V): Table<InferValuesSchema<V[number]>, "append">;
   fromValues(...args: unknown[]): Table<object, "append"> {
     const first = args[0];
@@ -207,9 +205,12 @@ function inferredValues(values: readonly unknown[]): ValuesNode {
   }
   const rows = values.map((v, i) => extract(v, i));
   fieldTypes = names.map((n, j) => {
-    let t: DataType = new DataType("NULL", true);
-    rows.forEach((r, i) => { t = commonType(t, inferType(r[j], () => `fromValues row ${i + 1}, column '${n}'`), () => `fromValues column '${n}'`); });
-    return t;
+    let t: DataType | undefined;
+    rows.forEach((r, i) => {
+      const vt = inferType(r[j], () => `fromValues row ${i + 1}, column '${n}'`);
+      t = t === undefined ? vt : commonType(t, vt, () => `fromValues column '${n}'`);
+    });
+    return t!;
   });
   const schema = new ResolvedSchema(names.map((n, j) => ({ name: n, type: fieldTypes[j]! })));
   const kinds = values.map((v) => (isRow(v) ? kindFromShort((v as PositionalRow).kind) : Kind.INSERT));

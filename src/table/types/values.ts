@@ -217,9 +217,12 @@ export function inferType(value: unknown, where: Where): DataType {
     return new DataType("DECIMAL", false, { precision: Math.min(38, intDigits + scale), scale });
   }
   if (Array.isArray(value)) {
-    let el: DataType = new DataType("NULL", true);
-    value.forEach((v, i) => { el = commonType(el, inferType(v, () => `${where()}[${i}]`), where); });
-    return new DataType("ARRAY", false, { element: el });
+    let el: DataType | undefined;
+    value.forEach((v, i) => {
+      const t = inferType(v, () => `${where()}[${i}]`);
+      el = el === undefined ? t : commonType(el, t, where);
+    });
+    return new DataType("ARRAY", false, { element: el ?? new DataType("NULL", true) });
   }
   if (value instanceof Map) {
     let k: DataType = new DataType("NULL", true);
