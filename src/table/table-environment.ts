@@ -98,6 +98,7 @@ export class TableEnvironment {
   fromValues<const V extends readonly unknown[]>(...values: V): Table<InferValuesSchema<V[number]>, "append">;
   fromValues(...args: unknown[]): Table<object, "append"> {
     const first = args[0];
+    // (issue 3 adds: a Schema with a watermark declaration as first argument)
     if (first instanceof DataType) return new Table(this, valuesNode(first, args.slice(1)));
     return new Table(this, inferredValues(args));
   }
@@ -118,6 +119,12 @@ export class TableEnvironment {
   listViews(): string[] {
     return [...this.views.keys()];
   }
+
+  // ---- Process Table Functions: fromCall / createFunction (issue 4, src/ptf) ----
+
+  // ---- tables with time: fromValues(schema, ...) / createTable / TableDescriptor (issue 3) ----
+
+  // ---- user-defined functions: createTemporaryFunction / createFunction (issue 3) ----
 
   /** @internal Runs a plan: used by Table.execute(). */
   executeNode(node: PlanNode, signal?: AbortSignal): TableResult {

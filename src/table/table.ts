@@ -174,6 +174,12 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
   changelogMode(): string {
     return modeToShortString(deriveChangelogMode(this.node, this.env.isBatch()));
   }
+
+  // ---- Process Table Function calls: partitionBy / process / asArgument (issue 4, src/ptf) ----
+
+  // ---- event time: window / over (issue 3, windows) ----
+
+  // ---- user-defined function joins and sinks: joinLateral / executeInsert / insertInto (issue 3) ----
 }
 
 /** The result of `groupBy(...)`: select the grouping keys and aggregates. */
