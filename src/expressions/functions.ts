@@ -1,7 +1,7 @@
 import type { DataType } from "../table/types/data-type.js";
-import { type NodeOf, Expression, toNode } from "./expression.js";
+import { AggExpression, type NodeOf, Expression, toNode } from "./expression.js";
 import { callNode, col, literal } from "./node.js";
-import type { TCol, TLit, TOp, Widen } from "./type-level.js";
+import type { TAgg, TCol, TLit, TOp, TUdf, TUdtf, Widen } from "./type-level.js";
 
 /** A column reference, checked against the schema of the table it is used on: `$("age")`. */
 export function $<const N extends string>(name: N): Expression<TCol<N>> {
@@ -57,12 +57,51 @@ export function defaultArg(): Expression<TLit<null>> {
   return new Expression({ kind: "Default" });
 }
 
+/** The type-level description a user-defined function object carries (see src/functions). */
+export interface UdfTypeInfo {
+  readonly kind: "scalar" | "table" | "aggregate";
+  readonly params: readonly unknown[];
+  readonly result: unknown;
+}
+
+/** Anything `call` accepts as a function object: ScalarFunction, TableFunction, AggregateFunction. */
+export interface CallableFunction {
+  readonly __udf: UdfTypeInfo;
+  readonly kind: string;
+  readonly name: string;
+}
+
+type NodesOf<A extends readonly unknown[]> = { [I in keyof A]: NodeOf<A[I]> };
+
+/** The expression `call(fn, ...args)` makes: typed from the function object, unknown by name. */
+export type CallResult<F, A extends readonly unknown[]> =
+  F extends string ? Expression<TOp<"call", NodesOf<A>>>
+  : F extends { readonly __udf: infer U } ? (
+    U extends { kind: "aggregate"; params: infer P extends readonly unknown[]; result: infer R } ? AggExpression<TAgg<"udf", TUdf<P, R, NodesOf<A>>>>
+    : U extends { kind: "table"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdtf<P, R, NodesOf<A>>>
+    : U extends { kind: "scalar"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdf<P, R, NodesOf<A>>>
+    : never)
+  : never;
+
 /**
  * Calls a registered function by name, or a function object inline:
- * `call("hash", $("name"))`, `call(HashFunction, $("name"))`. The result type comes from the function's
- * declaration where the function object is given; by name it is checked at planning time.
+ * `call("hash", $("name"))`, `call(HashFunction, $("name"))`. With the function object, argument and
+ * result types are checked by the compiler; by name they are checked when the expression is planned.
+ * An AggregateFunction call is an aggregate (`groupBy(...).select(call(WeightedAvg, $("v"), $("w")))`);
+ * a TableFunction call goes to `joinLateral` / `leftOuterJoinLateral`.
  */
-export function call<R = unknown>(fn: string | { readonly __result?: R }, ...args: unknown[]): Expression<TLit<R>> {
-  if (typeof fn === "string") return new Expression(callNode(fn, args.map(toNode)));
-  return new Expression({ kind: "Call", fn: "$udf", args: args.map(toNode), udf: fn });
+export function call<F extends string | CallableFunction, const A extends readonly unknown[]>(fn: F, ...args: A): CallResult<F, A> {
+  const argNodes = args.map(toNode);
+  if (typeof fn === "string") {
+    if (fn.length === 0) throw new TypeError("call() needs a function name or a function object");
+    return new Expression(callNode(fn, argNodes)) as CallResult<F, A>;
+  }
+  const f = fn as CallableFunction;
+  if (f === null || typeof f !== "object" || !["scalar", "table", "aggregate"].includes(f.kind)) {
+    throw new TypeError("call() takes a function name or a ScalarFunction / TableFunction / AggregateFunction object");
+  }
+  if (f.kind === "aggregate") {
+    return new AggExpression({ kind: "Agg", fn: f.name, args: argNodes, distinct: false, udf: f }) as CallResult<F, A>;
+  }
+  return new Expression({ kind: "Call", fn: "$udf", args: argNodes, udf: f }) as CallResult<F, A>;
 }

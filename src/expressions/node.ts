@@ -41,8 +41,8 @@ export const callNode = (fn: string, args: readonly ExprNode[]): CallNode => ({ 
 export function nodeToString(n: ExprNode): string {
   switch (n.kind) {
     case "Column": return n.name;
-    case "Literal": return n.value === null ? "NULL" : typeof n.value === "string" ? `'${n.value}'` : String(n.value);
-    case "Call": return `${n.fn}(${n.args.map(nodeToString).join(", ")})`;
+    case "Literal": return literalToString(n.value);
+    case "Call": return callToString(n);
     case "Alias": return `${nodeToString(n.expr)} AS ${n.name}`;
     case "Agg": return `${n.fn}(${n.distinct ? "DISTINCT " : ""}${n.args.map(nodeToString).join(", ")})`;
     case "Sort": return `${nodeToString(n.expr)} ${n.ascending ? "ASC" : "DESC"}`;
@@ -51,4 +51,21 @@ export function nodeToString(n: ExprNode): string {
     case "Default": return "DEFAULT";
     case "TableArg": return "TABLE";
   }
+}
+
+function literalToString(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "string") return `'${v}'`;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? "Invalid Date" : v.toISOString();
+  return String(v);
+}
+
+/** A call with its Flink Table API name (`ifThenElse`, a user function's name); a CAST shows its target type. */
+function callToString(n: CallNode): string {
+  const name = n.udf ? (n.udf as { name: string }).name : n.fn === "if" ? "ifThenElse" : n.fn;
+  const target = n.args[1];
+  const args = (n.fn === "cast" || n.fn === "tryCast") && target?.kind === "Literal" && target.type
+    ? [nodeToString(n.args[0]!), String(target.type)]
+    : n.args.map(nodeToString);
+  return `${name}(${args.join(", ")})`;
 }

@@ -14,7 +14,7 @@ describe("seed 003: basic operations", () => {
       "+I[widget, 2, 3.00]", "+I[gadget, 1, 20.00]", "+I[widget, 0, 0.00]", "+I[gizmo, 5, 16.25]", "+I[widget, 4, 5.60]",
     ]);
     expect(selectTotals(streaming()).getResolvedSchema().toShortString())
-      .toBe("[product: STRING NOT NULL, amount: INT NOT NULL, total: DECIMAL(20, 2) NOT NULL]");
+      .toBe("[product: STRING NOT NULL, amount: INT NOT NULL, total: DECIMAL(21, 2) NOT NULL]");
   });
 
   it("chained filters drop zero amounts, cancelled and NULL statuses", async () => {

@@ -14,7 +14,21 @@ export function formatDouble(v: number): string {
   if (v === Infinity) return "Infinity";
   if (v === -Infinity) return "-Infinity";
   if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
-  return javaStyle(v, String(Math.abs(v)));
+  return javaStyle(v, javaDigits(Math.abs(v), String(Math.abs(v)), (x) => x === Math.abs(v)));
+}
+
+/**
+ * Java (JDK 19+) picks the shortest decimal that reads back as the value, but when that has a single
+ * digit it considers two-digit decimals too and takes the closest: Double.MIN_VALUE is `4.9E-324`,
+ * not `5.0E-324`. `toPrecision(2)` is the closest two-digit decimal; it is used when it reads back.
+ */
+function javaDigits(abs: number, shortest: string, readsBack: (x: number) => boolean): string {
+  if (/^\d(?:e[+-]\d+)?$|^0\.0*\d(?:e[+-]\d+)?$/.test(shortest)) {
+    const two = abs.toPrecision(2);
+    // "1.0e+21" is the one-digit decimal again; "4.9e-324" is a closer one
+    if (readsBack(Number(two)) && !/0(?:e[+-]\d+)?$/.test(two)) return two;
+  }
+  return shortest;
 }
 
 /** Java's Float.toString for a value stored as float (shortest digits that round-trip through Math.fround). */
@@ -26,7 +40,7 @@ export function formatFloat(v: number): string {
     const s = Math.abs(f).toPrecision(p);
     if (Math.fround(Number(s)) === Math.abs(f)) { digits = String(Number(s)); break; }
   }
-  return javaStyle(f, digits);
+  return javaStyle(f, javaDigits(Math.abs(f), digits, (x) => Math.fround(x) === Math.abs(f)));
 }
 
 function javaStyle(v: number, absDigits: string): string {
@@ -82,6 +96,13 @@ export function formatLocalDateTime(d: Date): string {
   return `${base}:${pad(s)}${ms ? "." + pad(ms, 3) : ""}`;
 }
 
+/** Java's LocalTime.toString of a TIME value `HH:mm:ss[.fff]`: `10:30`, `10:30:05`, `10:30:05.100`. */
+export function formatLocalTime(t: string): string {
+  const fraction = t.length > 9 ? t.slice(9).replace(/0+$/, "") : "";
+  if (fraction !== "") return `${t.slice(0, 8)}.${fraction.padEnd(3, "0")}`;
+  return t.slice(6, 8) === "00" ? t.slice(0, 5) : t.slice(0, 8);
+}
+
 /** Flink's rendering of a day-time interval in SQL style: `+0 01:00:00.000`. */
 export function formatDayTimeInterval(ms: number): string {
   const sign = ms < 0 ? "-" : "+";
@@ -123,6 +144,7 @@ export function formatPeriod(months: number): string {
 export function toSqlString(type: DataType, v: unknown): string | null {
   if (v === null || v === undefined) return null;
   switch (type.root) {
+    case "BOOLEAN": return v ? "TRUE" : "FALSE";
     case "DOUBLE": return formatDouble(v as number);
     case "FLOAT": return formatFloat(v as number);
     case "DECIMAL": return (v as Decimal).toFixed(type.scale ?? 0);
@@ -161,6 +183,7 @@ export function toJavaString(type: DataType | undefined, v: unknown): string {
       case "DECIMAL": return (v as Decimal).toFixed(type.scale ?? 0);
       case "TIMESTAMP_LTZ": return formatInstant(v as Date);
       case "TIMESTAMP": return formatLocalDateTime(v as Date);
+      case "TIME": return formatLocalTime(v as string);
       case "INTERVAL_DAY_TIME": return formatDuration(v as number);
       case "INTERVAL_YEAR_MONTH": return formatPeriod(v as number);
       case "ARRAY": return `[${(v as unknown[]).map((x) => toJavaString(type.elementType, x)).join(", ")}]`;
@@ -184,7 +207,7 @@ export function untypedJavaString(v: unknown): string {
   if (v === null || v === undefined) return "null";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : formatDouble(v);
   if (v instanceof Date) return formatInstant(v);
-  if (Decimal.isDecimal(v)) return (v as Decimal).toString();
+  if (Decimal.isDecimal(v)) return (v as Decimal).toFixed();
   if (v instanceof PositionalRow) return `${v.kind}[${v.values.map(untypedJavaString).join(", ")}]`;
   if (Array.isArray(v)) return `[${v.map(untypedJavaString).join(", ")}]`;
   if (v instanceof Map) return `{${[...v].map(([k, x]) => `${untypedJavaString(k)}=${untypedJavaString(x)}`).join(", ")}}`;

@@ -35,6 +35,21 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/** Whether y-m-d is a real calendar date (Date.parse accepts 2023-02-30). */
+function isCalendarDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const last = m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+  return d <= last;
+}
+
+/** Code points of a string: CHAR/VARCHAR lengths count characters, as Flink. */
+function charCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z)?$/;
 
 /** Parses `YYYY-MM-DD HH:mm[:ss[.fff]]` as UTC; returns undefined when malformed or below-millisecond digits are set. */
@@ -63,7 +78,9 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
     case "VARCHAR": {
       if (typeof value !== "string") fail(where, type, value);
       const max = type.length ?? MAX_LENGTH;
-      if (value.length > max) fail(where, type, value, `string '${value}' is longer than ${type} allows (${value.length} > ${max})`);
+      if (value.length > max && charCount(value) > max) {
+        fail(where, type, value, `string '${value}' is longer than ${type} allows (${charCount(value)} > ${max} characters)`);
+      }
       return value;
     }
     case "BOOLEAN":
@@ -86,18 +103,26 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
     case "FLOAT":
     case "DOUBLE":
       if (typeof value !== "number") fail(where, type, value);
+      if (type.root === "FLOAT" && Number.isFinite(value) && Math.abs(value) > FLOAT_MAX) {
+        fail(where, type, value, `value ${value} is outside the range of FLOAT (±3.4028235E38)`);
+      }
       return value;
     case "DECIMAL":
       return coerceDecimal(type, value, where);
     case "DATE": {
-      if (value instanceof Date) return value.toISOString().slice(0, 10);
-      if (typeof value !== "string" || !DATE_RE.test(value) || Number.isNaN(Date.parse(value + "T00:00:00Z"))) fail(where, type, value);
+      if (value instanceof Date) {
+        if (Number.isNaN(value.getTime()) || value.getTime() % 86400000 !== 0) {
+          fail(where, type, value, `a Date for a DATE column must be midnight UTC, got ${Number.isNaN(value.getTime()) ? "an invalid Date" : value.toISOString()}`);
+        }
+        return value.toISOString().slice(0, 10);
+      }
+      const m = typeof value === "string" ? DATE_RE.exec(value) : null;
+      if (!m) fail(where, type, value, `value ${typeof value === "string" ? `'${value}'` : String(value)} (${describe(value)}) is not a date 'YYYY-MM-DD'`);
+      if (!isCalendarDate(+m[1]!, +m[2]!, +m[3]!)) fail(where, type, value, `'${value}' is not a calendar date`);
       return value;
     }
-    case "TIME": {
-      if (typeof value !== "string" || !TIME_RE.test(value)) fail(where, type, value);
-      return value;
-    }
+    case "TIME":
+      return coerceTime(type, value, where);
     case "TIMESTAMP":
     case "TIMESTAMP_LTZ": {
       let d: Date | undefined;
@@ -147,6 +172,21 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
   }
 }
 
+/** TIME(p) values are `HH:mm:ss` plus p fraction digits (p <= 3: milliseconds); `HH:mm` is accepted. */
+function coerceTime(type: DataType, value: unknown, where: Where): string {
+  const m = typeof value === "string" ? TIME_RE.exec(value) : null;
+  if (!m) return fail(where, type, value, `value ${typeof value === "string" ? `'${value}'` : String(value)} (${describe(value)}) is not a time 'HH:mm:ss[.SSS]'`);
+  const [h, mi, s] = [+m[1]!, +m[2]!, +(m[3] ?? 0)];
+  if (h > 23 || mi > 59 || s > 59) fail(where, type, value, `'${value}' is not a time of day`);
+  const fraction = (m[4] ?? "").replace(/0+$/, "");
+  const p = Math.min(type.precision ?? 0, 3);
+  if (fraction.length > p) {
+    fail(where, type, value, `time '${value}' has more fractional digits than ${type} allows${p === 3 ? " (TIME values have millisecond precision)" : ""}`);
+  }
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(h)}:${pad(mi)}:${pad(s)}${p > 0 ? "." + fraction.padEnd(p, "0") : ""}`;
+}
+
 function coerceRow(type: DataType, value: unknown, where: Where): Record<string, unknown> {
   const fields = type.fields;
   const out: Record<string, unknown> = {};
@@ -178,8 +218,12 @@ function coerceDecimal(type: DataType, value: unknown, where: Where): Decimal {
     return fail(where, type, value);
   }
   if (!d.isFinite()) fail(where, type, value);
+  // no silent rounding: a value with more fractional digits than the scale is an error, not a rounded value
+  if (d.decimalPlaces() > type.scale!) {
+    fail(where, type, value, `value ${d.toFixed()} has ${d.decimalPlaces()} digits after the decimal point but ${type} allows ${type.scale}`);
+  }
   return fitDecimal(d, type.precision!, type.scale!, () => fail(where, type, value,
-    `value ${d.toString()} has more than ${type.precision! - type.scale!} integer digits allowed by ${type}`));
+    `value ${d.toFixed()} has more than ${type.precision! - type.scale!} digits before the decimal point allowed by ${type}`));
 }
 
 /** Rounds half-up to `scale` (as Flink's CAST) and checks the integer digits; calls `overflow` when they do not fit. */
@@ -211,10 +255,15 @@ export function inferType(value: unknown, where: Where): DataType {
   }
   if (value instanceof Date) return new DataType("TIMESTAMP_LTZ", false, { precision: 3 });
   if (Decimal.isDecimal(value)) {
+    // as Flink types a BigDecimal: precision = its digits, DECIMAL(s, s) below 1 (0.05 is DECIMAL(2, 2))
     const d = value as Decimal;
     const scale = Math.max(0, d.decimalPlaces());
-    const intDigits = d.abs().truncated().isZero() ? 1 : d.abs().truncated().toFixed(0).length;
-    return new DataType("DECIMAL", false, { precision: Math.min(38, intDigits + scale), scale });
+    const intDigits = d.abs().truncated().isZero() ? 0 : d.abs().truncated().toFixed(0).length;
+    const precision = Math.max(1, intDigits + scale);
+    if (precision > 38 || !d.isFinite()) {
+      throw new ValidationError(`${where()}: value ${d.toString()} needs ${precision} digits; DECIMAL holds at most 38`);
+    }
+    return new DataType("DECIMAL", false, { precision, scale });
   }
   if (Array.isArray(value)) {
     let el: DataType | undefined;
@@ -247,6 +296,7 @@ export function inferType(value: unknown, where: Where): DataType {
 }
 
 const NUMERIC_ORDER = ["TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"];
+const INTEGER_DIGITS: Record<string, number> = { TINYINT: 3, SMALLINT: 5, INT: 10, BIGINT: 19 };
 
 /** Least restrictive common type of two types (Flink's type merging for VALUES), or a ValidationError. */
 export function commonType(a: DataType, b: DataType, where: Where): DataType {
@@ -261,19 +311,20 @@ export function commonType(a: DataType, b: DataType, where: Where): DataType {
   const ia = NUMERIC_ORDER.indexOf(a.root);
   const ib = NUMERIC_ORDER.indexOf(b.root);
   if (ia >= 0 && ib >= 0) {
-    if (a.root === "DECIMAL" && b.root === "DECIMAL") {
-      const scale = Math.max(a.scale!, b.scale!);
-      const intDigits = Math.max(a.precision! - a.scale!, b.precision! - b.scale!);
-      return new DataType("DECIMAL", nullable, { precision: Math.min(38, intDigits + scale), scale });
-    }
     if (a.root === "DECIMAL" || b.root === "DECIMAL") {
-      const other = a.root === "DECIMAL" ? b : a;
-      if (other.root === "FLOAT" || other.root === "DOUBLE") return new DataType("DOUBLE", nullable);
-      const dec = a.root === "DECIMAL" ? a : b;
-      const intDigits = Math.max(dec.precision! - dec.scale!, other.root === "BIGINT" ? 19 : 10);
-      return new DataType("DECIMAL", nullable, { precision: Math.min(38, intDigits + dec.scale!), scale: dec.scale });
+      // Flink's LogicalTypeMerging: DECIMAL with an approximate type is DOUBLE; with exact types the
+      // integer digits and the scale are kept (the scale gives way above 38 digits)
+      if (ia > NUMERIC_ORDER.indexOf("DECIMAL") || ib > NUMERIC_ORDER.indexOf("DECIMAL")) return new DataType("DOUBLE", nullable);
+      const [p1, s1] = a.root === "DECIMAL" ? [a.precision!, a.scale!] : [INTEGER_DIGITS[a.root]!, 0];
+      const [p2, s2] = b.root === "DECIMAL" ? [b.precision!, b.scale!] : [INTEGER_DIGITS[b.root]!, 0];
+      const intDigits = Math.min(Math.max(p1 - s1, p2 - s2), 38);
+      const scale = Math.min(Math.max(s1, s2), 38 - intDigits);
+      return new DataType("DECIMAL", nullable, { precision: Math.max(1, intDigits + scale), scale });
     }
     return new DataType(NUMERIC_ORDER[Math.max(ia, ib)] as never, nullable);
+  }
+  if ((a.root === "TIMESTAMP" || a.root === "TIMESTAMP_LTZ") && (b.root === "TIMESTAMP" || b.root === "TIMESTAMP_LTZ") && a.root !== b.root) {
+    return new DataType("TIMESTAMP_LTZ", nullable, { precision: Math.max(a.precision!, b.precision!) });
   }
   if (a.root === b.root) {
     switch (a.root) {

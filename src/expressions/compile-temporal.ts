@@ -1,0 +1,158 @@
+import { ValidationError } from "../table/errors.js";
+import { DataType } from "../table/types/data-type.js";
+import type { CodegenContext } from "./compile.js";
+import {
+  type Compiled, T, arity, asNumber, category, displayName, isInteger, isInterval, isNullType, isNumeric,
+  isTimestamp, literalString, nullSafe, requireArg, where,
+} from "./compile-support.js";
+import { type CallNode, nodeToString } from "./node.js";
+
+/**
+ * Temporal expressions. TIMESTAMP and TIMESTAMP_LTZ values are `Date`s read in UTC (the session time
+ * zone is UTC); DATE is a `YYYY-MM-DD` string, TIME an `HH:mm:ss[.fff]` string; a day-time interval
+ * is a number of milliseconds, a year-month interval a number of months.
+ */
+
+/** Units EXTRACT accepts per argument type (Flink's ExtractInputTypeStrategy and ExtractCallGen). */
+const DATE_UNITS = ["MILLENNIUM", "CENTURY", "DECADE", "YEAR", "QUARTER", "MONTH", "WEEK", "DAY"];
+const TIME_UNITS = ["HOUR", "MINUTE", "SECOND", "MILLISECOND"];
+const TIMESTAMP_UNITS = [...DATE_UNITS, ...TIME_UNITS, "MICROSECOND", "NANOSECOND"];
+
+/** Units FLOOR / CEIL accept on a timestamp. */
+const FIXED_WIDTH: Record<string, number> = { MILLISECOND: 1, SECOND: 1000, MINUTE: 60000, HOUR: 3600000, DAY: 86400000 };
+const CALENDAR_UNITS = ["WEEK", "MONTH", "QUARTER", "YEAR", "DECADE", "CENTURY", "MILLENNIUM"];
+
+function unitArg(node: CallNode): string {
+  const unit = literalString(node.args[1]);
+  if (unit === undefined) throw new ValidationError(`${displayName(node)} needs a TimeIntervalUnit as its second argument in ${nodeToString(node)}`);
+  return unit;
+}
+
+/** `$("ts").extract(TimeIntervalUnit.HOUR)`: a BIGINT. */
+export function compileExtract(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  arity(node, args, 2);
+  const a = args[0]!;
+  const unit = unitArg(node);
+  const root = a.type.root;
+  const allowed = isTimestamp(a.type) ? TIMESTAMP_UNITS : root === "DATE" ? DATE_UNITS : root === "TIME" ? TIME_UNITS : undefined;
+  if (allowed === undefined && !isNullType(a.type)) {
+    throw new ValidationError(`extract needs a TIMESTAMP, TIMESTAMP_LTZ, DATE or TIME argument, got ${a.type} in ${nodeToString(node)}`);
+  }
+  if (allowed !== undefined && !allowed.includes(unit)) {
+    throw new ValidationError(`extract does not support TimeIntervalUnit ${unit} for type ${a.type} in ${nodeToString(node)}; supported: ${allowed.join(", ")}`);
+  }
+  const type = T.BIGINT(a.type.isNullable);
+  if (isNullType(a.type)) return { type, src: "null" };
+  const part = (x: string): string => {
+    if (root === "TIME") {
+      switch (unit) {
+        case "HOUR": return `(+${x}.slice(0,2))`;
+        case "MINUTE": return `(+${x}.slice(3,5))`;
+        case "SECOND": return `(+${x}.slice(6,8))`;
+        default: return `h.timeMillis(${x})`;
+      }
+    }
+    // DATE strings go through the same calendar helpers as timestamps, at midnight UTC
+    const d = root === "DATE" ? `h.dateOf(${x})` : x;
+    switch (unit) {
+      case "YEAR": return `${d}.getUTCFullYear()`;
+      case "QUARTER": return `((${d}.getUTCMonth()/3|0)+1)`;
+      case "MONTH": return `(${d}.getUTCMonth()+1)`;
+      case "DAY": return `${d}.getUTCDate()`;
+      case "HOUR": return `${d}.getUTCHours()`;
+      case "MINUTE": return `${d}.getUTCMinutes()`;
+      case "SECOND": return `${d}.getUTCSeconds()`;
+      case "MILLISECOND": return `${d}.getUTCMilliseconds()`;
+      case "MICROSECOND": return `(${d}.getUTCMilliseconds()*1000)`;
+      case "NANOSECOND": return `(${d}.getUTCMilliseconds()*1000000)`;
+      case "WEEK": return `h.isoWeek(${d})`;
+      default: return `h.yearUnit(${d}.getUTCFullYear(),${JSON.stringify(unit)})`;
+    }
+  };
+  return { type, src: nullSafe(ctx, [a], ([x]) => part(x!)) };
+}
+
+/** `$("ts").floor(TimeIntervalUnit.HOUR)` / `.ceil(...)`: a timestamp of the same type. */
+export function compileFloorCeilTime(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  arity(node, args, 2);
+  const a = args[0]!;
+  requireArg(node, 0, a, isTimestamp, "a TIMESTAMP or TIMESTAMP_LTZ");
+  const unit = unitArg(node);
+  const ceil = node.fn === "ceilTime";
+  const width = FIXED_WIDTH[unit];
+  if (width === undefined && !CALENDAR_UNITS.includes(unit)) {
+    throw new ValidationError(`${ceil ? "ceil" : "floor"} to ${unit} is not supported in ${nodeToString(node)}; supported: ${[...Object.keys(FIXED_WIDTH), ...CALENDAR_UNITS].join(", ")}`);
+  }
+  if (isNullType(a.type)) return a;
+  const fn = ceil ? "ceilTs" : "floorTs";
+  const src = width !== undefined
+    ? nullSafe(ctx, [a], ([x]) => (width === 1 ? x! : `h.${fn}Fixed(${x},${width})`))
+    : nullSafe(ctx, [a], ([x]) => `h.${fn}Calendar(${x},${JSON.stringify(unit)})`);
+  return { type: a.type, src };
+}
+
+const INTERVAL_FACTORS: Record<string, [number, boolean]> = {
+  intervalYears: [12, true], intervalQuarters: [3, true], intervalMonths: [1, true],
+  intervalWeeks: [604800000, false], intervalDays: [86400000, false], intervalHours: [3600000, false],
+  intervalMinutes: [60000, false], intervalSeconds: [1000, false], intervalMillis: [1, false],
+};
+
+export const INTERVAL_FUNCTIONS = Object.keys(INTERVAL_FACTORS);
+
+/**
+ * Interval literals `lit(2).hours()`: milliseconds (day-time) or months (year-month). Fractions are
+ * allowed for day-time units (`lit(1.5).hours()` is 90 minutes) and rounded to whole milliseconds.
+ */
+export function compileIntervalOf(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  arity(node, args, 1);
+  const a = args[0]!;
+  const [factor, yearMonth] = INTERVAL_FACTORS[node.fn]!;
+  requireArg(node, 0, a, yearMonth ? isInteger : isNumeric, yearMonth ? "a whole number (TINYINT..BIGINT)" : "a NUMERIC value");
+  const type = new DataType(yearMonth ? "INTERVAL_YEAR_MONTH" : "INTERVAL_DAY_TIME", a.type.isNullable);
+  if (isNullType(a.type)) return { type: type.withNullability(true), src: "null" };
+  const w = where(ctx, node);
+  const value = (x: string): string => (factor === 1 && isInteger(a.type) ? x : `Math.round(${asNumber(a.type, x)}*${factor})`);
+  return { type, src: nullSafe(ctx, [a], ([x]) => `h.i64(${value(x!)},${w})`) };
+}
+
+/**
+ * TIMESTAMP +/- INTERVAL (and INTERVAL + TIMESTAMP, `intervalFirst`). Month arithmetic clamps to the
+ * last day of the month (Jan 31 + 1 month = Feb 28/29), as Flink's DateTimeUtils.addMonths.
+ */
+export function compileTimestampShift(
+  node: CallNode, ts: Compiled, interval: Compiled, subtract: boolean, ctx: CodegenContext, intervalFirst = false,
+): Compiled {
+  const type = ts.type.withNullability(ts.type.isNullable || interval.type.isNullable);
+  const w = where(ctx, node);
+  const fn = interval.type.root === "INTERVAL_YEAR_MONTH" ? "addMonths" : "addMillis";
+  const src = nullSafe(ctx, intervalFirst ? [interval, ts] : [ts, interval], (refs) => {
+    const [t, i] = intervalFirst ? [refs[1]!, refs[0]!] : [refs[0]!, refs[1]!];
+    return `h.${fn}(${t},${subtract ? `-(${i})` : i},${w})`;
+  });
+  return { type, src };
+}
+
+/** INTERVAL +/- INTERVAL (same kind), INTERVAL * / NUMERIC, NUMERIC * INTERVAL. */
+export function compileIntervalArith(node: CallNode, a: Compiled, b: Compiled, ctx: CodegenContext): Compiled {
+  const fn = node.fn;
+  const nullable = a.type.isNullable || b.type.isNullable;
+  const w = where(ctx, node);
+  if ((fn === "plus" || fn === "minus") && isInterval(a.type) && (a.type.root === b.type.root || isNullType(b.type))) {
+    return { type: a.type.withNullability(nullable), src: nullSafe(ctx, [a, b], ([x, y]) => `h.i64(${x}${fn === "plus" ? "+" : "-"}${y},${w})`) };
+  }
+  if ((fn === "times" || fn === "dividedBy") && isInterval(a.type) && (isNumeric(b.type) || isNullType(b.type))) {
+    const op = fn === "times" ? "*" : "/";
+    const check = fn === "dividedBy" ? (y: string) => `h.nonZero(${y},${w}),` : () => "";
+    return {
+      type: a.type.withNullability(nullable),
+      src: nullSafe(ctx, [a, b], ([x, y]) => `(${check(y!)}h.i64(Math.trunc(${x}${op}${asNumber(b.type, y!)}),${w}))`),
+    };
+  }
+  if (fn === "times" && isNumeric(a.type) && isInterval(b.type)) {
+    return {
+      type: b.type.withNullability(nullable),
+      src: nullSafe(ctx, [a, b], ([x, y]) => `h.i64(Math.trunc(${asNumber(a.type, x!)}*${y}),${w})`),
+    };
+  }
+  throw new ValidationError(`${displayName(node)} is not defined for ${category(a.type)} (${a.type}) and ${category(b.type)} (${b.type}) in ${nodeToString(node)}`);
+}
