@@ -14,14 +14,28 @@ export interface JobClient {
   cancel(): Promise<void>;
 }
 
+/** Records produced by one slice of a job: kinds and positional values side by side. */
+interface Slice {
+  readonly kinds: number[];
+  readonly rows: (readonly unknown[])[];
+}
+
 /**
  * The result of `execute()`: a job that has been planned and starts when consumed. Rows come with their
  * kind (`Row.kindOf(row)`); `print()` renders Flink's tableau; `toArray()` collects a bounded result.
- * A job that fails rejects `collect()` / `toArray()` / `print()` with the job's error.
+ * A job that fails rejects `collect()` / `toArray()` / `toChangelog()` / `print()` with the job's error,
+ * after the rows it produced before failing. A result can be consumed once.
+ *
+ * ```ts
+ * const rows = await t.execute().toArray();          // [{ name: "Alice", age: 35 }, ...]
+ * for await (const r of t.execute().collect()) { Row.kindOf(r); }   // "+I", "-U", "+U", "-D"
+ * ```
  */
 export class TableResult<R extends object = Record<string, unknown>> {
   private started = false;
   private cancelled = false;
+  /** Set when the job was cancelled before its end (JobClient.cancel, an abort signal). */
+  private stoppedEarly = false;
 
   constructor(
     private readonly schema: ResolvedSchema,
@@ -39,27 +53,35 @@ export class TableResult<R extends object = Record<string, unknown>> {
     this.started = true;
   }
 
-  /** The positional records with their kinds, as an async iterable; the job advances as it is read. */
-  private async *records(): AsyncGenerator<[number, readonly unknown[]]> {
+  /**
+   * Runs the job slice by slice and yields what each slice produced. Async only between slices (no
+   * Promise per record); the job is cancelled when the consumer stops early, and a failure is thrown
+   * after the records the failing slice produced.
+   */
+  private async *slices(): AsyncGenerator<Slice> {
     this.claim();
-    const buffer: [number, readonly unknown[]][] = [];
-    const job = this.makeJob({ record: (k, v) => { buffer.push([k, v]); } });
+    let kinds: number[] = [];
+    let rows: (readonly unknown[])[] = [];
+    const job = this.makeJob({ record: (k, v) => { kinds.push(k); rows.push(v); } });
     const onAbort = () => { this.cancelled = true; };
     this.signal?.addEventListener("abort", onAbort);
     try {
       for (;;) {
-        if (this.cancelled || this.signal?.aborted) { job.cancel(); return; }
-        let status: StepResult;
+        if (this.cancelled || this.signal?.aborted) { this.stoppedEarly = true; return; }
+        let status: StepResult | undefined;
+        let failure: { error: unknown } | undefined;
         try {
           status = job.step(SLICE);
         } catch (e) {
-          job.cancel();
-          throw e;
+          failure = { error: e };
         }
-        if (buffer.length > 0) {
-          const batch = buffer.splice(0, buffer.length);
-          for (const r of batch) yield r;
+        if (rows.length > 0) {
+          const slice = { kinds, rows };
+          kinds = [];
+          rows = [];
+          yield slice;
         }
+        if (failure) throw failure.error;
         if (status === "done") return;
         if (status !== "more") await status;
         else await new Promise<void>((resolve) => setImmediate(resolve));
@@ -73,13 +95,18 @@ export class TableResult<R extends object = Record<string, unknown>> {
   /** Typed rows as they are produced; `Row.kindOf(row)` gives each row's kind. Breaking out cancels the job. */
   async *collect(): AsyncGenerator<KeyedRow<R>> {
     const convert = rowConverter<KeyedRow<R>>(this.schema);
-    for await (const [k, v] of this.records()) yield convert(k, v);
+    for await (const { kinds, rows } of this.slices()) {
+      for (let i = 0; i < rows.length; i++) yield convert(kinds[i]!, rows[i]!);
+    }
   }
 
-  /** All rows of a bounded job. */
+  /** All rows of a bounded job, with their kinds (`Row.kindOf`). */
   async toArray(): Promise<KeyedRow<R>[]> {
+    const convert = rowConverter<KeyedRow<R>>(this.schema);
     const out: KeyedRow<R>[] = [];
-    for await (const r of this.collect()) out.push(r);
+    for await (const { kinds, rows } of this.slices()) {
+      for (let i = 0; i < rows.length; i++) out.push(convert(kinds[i]!, rows[i]!));
+    }
     return out;
   }
 
@@ -87,52 +114,83 @@ export class TableResult<R extends object = Record<string, unknown>> {
   async toChangelog(): Promise<string[]> {
     const out: string[] = [];
     const types = this.schema.types;
-    for await (const [k, v] of this.records()) {
-      out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`);
+    for await (const { kinds, rows } of this.slices()) {
+      for (let i = 0; i < rows.length; i++) {
+        out.push(`${KIND_SHORT[kinds[i]!]}[${rows[i]!.map((x, j) => toJavaString(types[j], x)).join(", ")}]`);
+      }
     }
     return out;
   }
 
   /**
-   * Prints Flink's tableau form. In streaming mode rows print as they arrive (column widths from the
-   * types); in batch mode the widths come from the data. If the job fails, a line says so before the
-   * promise rejects, so a partial table is never mistaken for a complete one.
+   * Prints Flink's tableau form. Streaming: an `op` column with each row's kind, column widths from the
+   * types (STRING 30, INT 11, ...), rows printed as they arrive. Batch: no `op` column, widths from the
+   * data. `<NULL>` for null, cut values end in `...`, a footer `N rows in set`; no rows print `Empty set`.
+   * If the job fails, a final line says so (after the rows printed so far) and the promise rejects, so a
+   * partial table is never mistaken for a complete one.
+   *
+   * ```
+   * +----+--------------------------------+-------------+
+   * | op |                           name |         age |
+   * +----+--------------------------------+-------------+
+   * | +I |                          Alice |          35 |
+   * +----+--------------------------------+-------------+
+   * 1 row in set
+   * ```
    */
   async print(out: (line: string) => void = (l) => process.stdout.write(l + "\n")): Promise<void> {
-    const printer = new TableauPrinter(this.schema, out, !this.batch);
+    const streaming = !this.batch;
+    const printer = new TableauPrinter(this.schema, out, streaming);
     const pending: string[][] = [];
-    let headerPrinted = false;
+    let received = 0;
     try {
-      for await (const [k, v] of this.records()) {
-        const cells = printer.cells(k, v);
-        if (this.batch) { pending.push(cells); continue; }
-        if (!headerPrinted) { printer.header(); headerPrinted = true; }
-        printer.row(cells);
+      for await (const { kinds, rows } of this.slices()) {
+        for (let i = 0; i < rows.length; i++) {
+          const cells = printer.cells(kinds[i]!, rows[i]!);
+          received++;
+          if (!streaming) {
+            pending.push(cells);
+            continue;
+          }
+          if (received === 1) printer.header();
+          printer.row(cells);
+        }
       }
     } catch (e) {
-      if (headerPrinted) printer.border();
-      out(`Job failed after ${printer.rows} ${printer.rows === 1 ? "row" : "rows"}: ${(e as Error).message}`);
+      if (printer.rows > 0) printer.border();
+      const message = e instanceof Error ? e.message : String(e);
+      out(streaming ? `Job failed after ${plural(received, "row")}: ${message}` : `Job failed: ${message}`);
       throw e;
     }
-    if (this.cancelled || this.signal?.aborted) {
-      if (headerPrinted) printer.border();
-      out(`Job cancelled after ${printer.rows} ${printer.rows === 1 ? "row" : "rows"}`);
+    if (this.stoppedEarly) {
+      if (printer.rows > 0) printer.border();
+      out(`Job cancelled after ${plural(received, "row")}`);
       return;
     }
-    if (this.batch) {
-      if (pending.length === 0) { out("Empty set"); return; }
+    if (received === 0) {
+      out("Empty set");
+      return;
+    }
+    if (!streaming) {
       printer.measure(pending);
       printer.header();
       for (const c of pending) printer.row(c);
-      printer.footer();
-      return;
     }
-    if (!headerPrinted) { out("Empty set"); return; }
     printer.footer();
   }
 
-  /** Cancels the job (Flink's `getJobClient().cancel()`). */
+  /**
+   * Waits until the job has finished (Flink's `TableResult.await()`): runs it to its end, discarding the
+   * rows; rejects with the job's error. Insert results (`executeInsert`) wait for their running job.
+   */
+  async await(): Promise<void> {
+    for await (const _slice of this.slices()) { /* rows are not kept */ }
+  }
+
+  /** Cancels the job (Flink's `getJobClient().cancel()`); a consumer in progress stops after the current slice. */
   getJobClient(): JobClient {
     return { cancel: async () => { this.cancelled = true; } };
   }
 }
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -1,7 +1,7 @@
 /**
  * Accumulators of the group aggregate, stored column-wise by group id (gid) so that a group costs a
- * few array slots, not an object: one numeric key with COUNT(*) stays near 45 bytes per group.
- * Every accumulator supports retraction (Flink's retract()), so results stay exact on updating input.
+ * few typed-array slots, not an object. Every accumulator supports retraction (Flink's retract()), so
+ * results stay exact on updating input. The same contract serves user-defined AggregateFunctions.
  */
 export interface Accumulator {
   /** Ensures slots exist for gids below `capacity`. */
@@ -16,6 +16,16 @@ export interface Accumulator {
   restore(gid: number, data: unknown): void;
 }
 
+/**
+ * The operator's number of rows per group (accumulated minus retracted), shared with accumulators that use
+ * it as their count of values (NOT NULL arguments). Operators may update it before or after calling
+ * accumulate/retract, so an accumulator reads it only in `value()`, which is called after both.
+ */
+export interface RowCounter {
+  counts: Float64Array<ArrayBuffer>;
+}
+
+/** Grows a typed column to hold `capacity` slots (doubling, at least 16). */
 export function growFloat64(a: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {
   if (capacity <= a.length) return a;
   let n = Math.max(16, a.length);
@@ -25,9 +35,4 @@ export function growFloat64(a: Float64Array<ArrayBuffer>, capacity: number): Flo
   return b;
 }
 
-/** Map key for a value: primitives as themselves, dates by epoch millis, decimals by their string. */
-export function valueKey(v: unknown): unknown {
-  if (v === null || typeof v !== "object") return v;
-  if (v instanceof Date) return v.getTime();
-  return JSON.stringify(v, (_k, x) => (x instanceof Map ? [...x] : x));
-}
+export { valueKey } from "./value-key.js";

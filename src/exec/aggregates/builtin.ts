@@ -2,13 +2,25 @@ import { Decimal } from "decimal.js";
 import { ExecutionError } from "../../table/errors.js";
 import type { DataType } from "../../table/types/data-type.js";
 import { helpers } from "../../expressions/helpers.js";
-import { type Accumulator, growFloat64, valueKey } from "./accumulator.js";
+import { type Accumulator, type RowCounter, growFloat64 } from "./accumulator.js";
+import { valueKey } from "./value-key.js";
+
+/**
+ * The built-in aggregate functions (COUNT, SUM, SUM0, AVG, MIN, MAX, and their DISTINCT forms), each
+ * retractable as Flink's *WithRetract functions are. State is column-wise by group id; where an argument
+ * is NOT NULL, the number of values equals the group's row count, so no second counter is kept.
+ */
+
+/** Exact decimal arithmetic: DECIMAL(38, s) sums need more than decimal.js's default 20 digits. */
+const Exact = Decimal.clone({ precision: 100, rounding: Decimal.ROUND_HALF_UP });
+const toExact = (v: unknown): Decimal => new Exact(helpers.dec(v));
 
 const INT_RANGE: Record<string, [number, number]> = {
   TINYINT: [-128, 127], SMALLINT: [-32768, 32767], INT: [-2147483648, 2147483647],
   BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
+/** Flink wraps integer sums around silently; tablestream fails the job instead (docs/semantics.md). */
 function checkRange(v: number, type: DataType, what: string): number {
   const r = INT_RANGE[type.root];
   if (r && (v < r[0] || v > r[1])) {
@@ -17,7 +29,19 @@ function checkRange(v: number, type: DataType, what: string): number {
   return v;
 }
 
-/** COUNT(x): non-null values; COUNT(*) when x is NOT NULL. */
+/** COUNT(*), and COUNT(x) for a NOT NULL x: the group's row count, which the operator keeps anyway. */
+export class RowCountAcc implements Accumulator {
+  constructor(private readonly rows: RowCounter) {}
+  grow(): void {}
+  reset(): void {}
+  accumulate(): void {}
+  retract(): void {}
+  value(g: number): unknown { return this.rows.counts[g]; }
+  snapshot(): unknown { return null; }
+  restore(): void {}
+}
+
+/** COUNT(x) for a nullable x: counts the non-null values. */
 export class CountAcc implements Accumulator {
   private counts = new Float64Array(16);
   grow(c: number): void { this.counts = growFloat64(this.counts, c); }
@@ -29,71 +53,98 @@ export class CountAcc implements Accumulator {
   restore(g: number, d: unknown): void { this.counts[g] = d as number; }
 }
 
-/** SUM / SUM0 over JS numbers (integer types are range-checked on read). */
+/**
+ * Number of non-null values per group: its own counter for a nullable argument, the group's row count
+ * for a NOT NULL one (saves 8 bytes a group).
+ */
+class ValueCount {
+  private own: Float64Array<ArrayBuffer> | undefined;
+  constructor(private readonly rows: RowCounter | undefined) {
+    if (!rows) this.own = new Float64Array(16);
+  }
+  grow(c: number): void { if (this.own) this.own = growFloat64(this.own, c); }
+  reset(g: number): void { if (this.own) this.own[g] = 0; }
+  add(g: number, d: number): void { if (this.own) this.own[g]! += d; }
+  get(g: number): number { return this.own ? this.own[g]! : this.rows!.counts[g]!; }
+  set(g: number, n: number): void { if (this.own) this.own[g] = n; }
+}
+
+/** SUM / SUM0 over JS numbers; integer results are range-checked when read. */
 export class SumNumberAcc implements Accumulator {
   private sums = new Float64Array(16);
-  private counts = new Float64Array(16);
-  constructor(private readonly type: DataType, private readonly zeroWhenEmpty: boolean) {}
-  grow(c: number): void { this.sums = growFloat64(this.sums, c); this.counts = growFloat64(this.counts, c); }
-  reset(g: number): void { this.sums[g] = 0; this.counts[g] = 0; }
-  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g]! += v as number; this.counts[g]!++; } }
-  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g]! -= v as number; this.counts[g]!--; } }
+  private readonly n: ValueCount;
+  constructor(private readonly type: DataType, private readonly zeroWhenEmpty: boolean, rows?: RowCounter) {
+    this.n = new ValueCount(rows);
+  }
+  grow(c: number): void { this.sums = growFloat64(this.sums, c); this.n.grow(c); }
+  reset(g: number): void { this.sums[g] = 0; this.n.reset(g); }
+  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g]! += v as number; this.n.add(g, 1); } }
+  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g]! -= v as number; this.n.add(g, -1); } }
   value(g: number): unknown {
-    if (this.counts[g] === 0) return this.zeroWhenEmpty ? 0 : null;
+    if (this.n.get(g) === 0) return this.zeroWhenEmpty ? 0 : null;
     return checkRange(this.sums[g]!, this.type, "SUM");
   }
-  snapshot(g: number): unknown { return [this.sums[g], this.counts[g]]; }
-  restore(g: number, d: unknown): void { [this.sums[g], this.counts[g]] = d as [number, number]; }
+  snapshot(g: number): unknown { return [this.sums[g], this.n.get(g)]; }
+  restore(g: number, d: unknown): void { const [s, n] = d as [number, number]; this.sums[g] = s; this.n.set(g, n); }
 }
 
 /** SUM / SUM0 / AVG over decimals, exact. */
 export class DecimalSumAcc implements Accumulator {
   private sums: Decimal[] = [];
-  private counts = new Float64Array(16);
-  constructor(private readonly type: DataType, private readonly mode: "SUM" | "SUM0" | "AVG") {}
-  grow(c: number): void { this.counts = growFloat64(this.counts, c); }
-  reset(g: number): void { this.sums[g] = new Decimal(0); this.counts[g] = 0; }
-  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g] = this.sums[g]!.plus(helpers.dec(v)); this.counts[g]!++; } }
-  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g] = this.sums[g]!.minus(helpers.dec(v)); this.counts[g]!--; } }
+  private readonly n: ValueCount;
+  constructor(private readonly type: DataType, private readonly mode: "SUM" | "SUM0" | "AVG", rows?: RowCounter) {
+    this.n = new ValueCount(rows);
+  }
+  grow(c: number): void { this.n.grow(c); }
+  reset(g: number): void { this.sums[g] = new Exact(0); this.n.reset(g); }
+  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g] = this.sums[g]!.plus(toExact(v)); this.n.add(g, 1); } }
+  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g] = this.sums[g]!.minus(toExact(v)); this.n.add(g, -1); } }
   value(g: number): unknown {
-    const n = this.counts[g]!;
+    const n = this.n.get(g);
     if (n === 0) return this.mode === "SUM0" ? new Decimal(0) : null;
     const s = this.mode === "AVG" ? this.sums[g]!.div(n) : this.sums[g]!;
-    return helpers.decFit(s, this.type.precision!, this.type.scale!, this.mode);
+    return new Decimal(helpers.decFit(s, this.type.precision!, this.type.scale!, this.mode));
   }
-  snapshot(g: number): unknown { return [this.sums[g]!.toString(), this.counts[g]]; }
-  restore(g: number, d: unknown): void { const [s, n] = d as [string, number]; this.sums[g] = new Decimal(s); this.counts[g] = n; }
+  snapshot(g: number): unknown { return [this.sums[g]!.toString(), this.n.get(g)]; }
+  restore(g: number, d: unknown): void { const [s, n] = d as [string, number]; this.sums[g] = new Exact(s); this.n.set(g, n); }
 }
 
-/** AVG over numbers: integer types truncate as in Flink (AVG of INT is INT). */
+/** AVG over numbers: integer types truncate toward zero as in Flink (AVG of INT is INT). */
 export class AvgNumberAcc implements Accumulator {
   private sums = new Float64Array(16);
-  private counts = new Float64Array(16);
-  constructor(private readonly integer: boolean) {}
-  grow(c: number): void { this.sums = growFloat64(this.sums, c); this.counts = growFloat64(this.counts, c); }
-  reset(g: number): void { this.sums[g] = 0; this.counts[g] = 0; }
-  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g]! += v as number; this.counts[g]!++; } }
-  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g]! -= v as number; this.counts[g]!--; } }
+  private readonly n: ValueCount;
+  constructor(private readonly integer: boolean, rows?: RowCounter) {
+    this.n = new ValueCount(rows);
+  }
+  grow(c: number): void { this.sums = growFloat64(this.sums, c); this.n.grow(c); }
+  reset(g: number): void { this.sums[g] = 0; this.n.reset(g); }
+  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g]! += v as number; this.n.add(g, 1); } }
+  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g]! -= v as number; this.n.add(g, -1); } }
   value(g: number): unknown {
-    const n = this.counts[g]!;
+    const n = this.n.get(g);
     if (n === 0) return null;
     const a = this.sums[g]! / n;
     return this.integer ? Math.trunc(a) : a;
   }
-  snapshot(g: number): unknown { return [this.sums[g], this.counts[g]]; }
-  restore(g: number, d: unknown): void { [this.sums[g], this.counts[g]] = d as [number, number]; }
+  snapshot(g: number): unknown { return [this.sums[g], this.n.get(g)]; }
+  restore(g: number, d: unknown): void { const [s, n] = d as [number, number]; this.sums[g] = s; this.n.set(g, n); }
 }
 
 /**
- * MIN / MAX. On insert-only input one slot per group holds the extreme; when the input can retract,
- * each group keeps a multiset of its values so that retracting the current extreme finds the next one.
+ * MIN / MAX. On insert-only input one slot per group holds the extreme. When the input can retract, each
+ * group also keeps a multiset of its values (as Flink's MinWithRetract/MaxWithRetract keep a MapView), so
+ * retracting the current extreme finds the next one.
  */
 export class MinMaxAcc implements Accumulator {
   private extremes: unknown[] = [];
+  /** value key -> [value, multiplicity] */
   private bags: (Map<unknown, [unknown, number]> | undefined)[] = [];
   constructor(private readonly max: boolean, private readonly retractable: boolean) {}
   grow(): void {}
-  reset(g: number): void { this.extremes[g] = null; if (this.retractable) this.bags[g] = new Map(); }
+  reset(g: number): void {
+    this.extremes[g] = null;
+    if (this.retractable) this.bags[g] = new Map();
+  }
   private better(a: unknown, b: unknown): boolean {
     const c = typeof a === "number" && typeof b === "number" ? a - b : helpers.cmp(a, b);
     return this.max ? c > 0 : c < 0;
@@ -115,15 +166,13 @@ export class MinMaxAcc implements Accumulator {
     const bag = this.bags[g]!;
     const k = valueKey(v);
     const e = bag.get(k);
-    if (!e) return;
-    if (--e[1] === 0) {
-      bag.delete(k);
-      if (valueKey(this.extremes[g]) === k) {
-        let best: unknown = null;
-        for (const [, [x]] of bag) if (best === null || this.better(x, best)) best = x;
-        this.extremes[g] = best;
-      }
-    }
+    if (!e) return; // a value never accumulated: ignored, as Flink's retract does
+    if (--e[1] > 0) return;
+    bag.delete(k);
+    if (valueKey(this.extremes[g]) !== k) return;
+    let best: unknown = null;
+    for (const [x] of bag.values()) if (best === null || this.better(x, best)) best = x;
+    this.extremes[g] = best;
   }
   value(g: number): unknown { return this.extremes[g]; }
   snapshot(g: number): unknown { return [this.extremes[g], this.bags[g] ? [...this.bags[g]!.values()] : null]; }
@@ -134,9 +183,71 @@ export class MinMaxAcc implements Accumulator {
   }
 }
 
-/** DISTINCT wrapper: a value reaches the inner accumulator only on its first occurrence in the group. */
+/**
+ * MIN / MAX over JS numbers (integer types, FLOAT, DOUBLE): the extreme in a Float64Array instead of an
+ * array of boxed values (9 bytes a group, not 8 plus a heap number), with a flag for "has a value" (a group
+ * without values is NULL). Under retraction each group keeps a value -> multiplicity map, as MinMaxAcc does.
+ */
+export class NumericMinMaxAcc implements Accumulator {
+  private extremes = new Float64Array(16);
+  private has = new Uint8Array(16);
+  private bags: (Map<number, number> | undefined)[] = [];
+  constructor(private readonly max: boolean, private readonly retractable: boolean) {}
+  grow(c: number): void {
+    this.extremes = growFloat64(this.extremes, c);
+    if (c > this.has.length) {
+      const h = new Uint8Array(this.extremes.length);
+      h.set(this.has);
+      this.has = h;
+    }
+  }
+  reset(g: number): void {
+    this.has[g] = 0;
+    if (this.retractable) this.bags[g] = new Map();
+  }
+  accumulate(g: number, v: unknown): void {
+    if (v === null) return;
+    const x = v as number;
+    if (this.has[g] === 0 || (this.max ? x > this.extremes[g]! : x < this.extremes[g]!)) {
+      this.extremes[g] = x;
+      this.has[g] = 1;
+    }
+    if (this.retractable) {
+      const bag = this.bags[g]!;
+      bag.set(x, (bag.get(x) ?? 0) + 1);
+    }
+  }
+  retract(g: number, v: unknown): void {
+    if (v === null || !this.retractable) return;
+    const x = v as number;
+    const bag = this.bags[g]!;
+    const c = bag.get(x);
+    if (c === undefined) return; // a value never accumulated: ignored, as Flink's retract does
+    if (c > 1) { bag.set(x, c - 1); return; }
+    bag.delete(x);
+    if (x !== this.extremes[g]) return;
+    let first = true;
+    let best = 0;
+    for (const y of bag.keys()) {
+      if (first || (this.max ? y > best : y < best)) best = y;
+      first = false;
+    }
+    this.extremes[g] = best;
+    this.has[g] = first ? 0 : 1;
+  }
+  value(g: number): unknown { return this.has[g] === 0 ? null : this.extremes[g]; }
+  snapshot(g: number): unknown { return [this.value(g), this.bags[g] ? [...this.bags[g]!] : null]; }
+  restore(g: number, d: unknown): void {
+    const [x, bag] = d as [number | null, [number, number][] | null];
+    this.extremes[g] = x ?? 0;
+    this.has[g] = x === null ? 0 : 1;
+    if (bag) this.bags[g] = new Map(bag);
+  }
+}
+
+/** DISTINCT: a value reaches the inner accumulator on its first occurrence in the group and leaves it with its last. */
 export class DistinctAcc implements Accumulator {
-  private seen: Map<unknown, number>[] = [];
+  private seen: (Map<unknown, number> | undefined)[] = [];
   constructor(private readonly inner: Accumulator) {}
   grow(c: number): void { this.inner.grow(c); }
   reset(g: number): void { this.seen[g] = new Map(); this.inner.reset(g); }
@@ -154,7 +265,10 @@ export class DistinctAcc implements Accumulator {
     const m = this.seen[g]!;
     const n = m.get(k);
     if (n === undefined) return;
-    if (n === 1) { m.delete(k); this.inner.retract(g, v); } else m.set(k, n - 1);
+    if (n === 1) {
+      m.delete(k);
+      this.inner.retract(g, v);
+    } else m.set(k, n - 1);
   }
   value(g: number): unknown { return this.inner.value(g); }
   snapshot(g: number): unknown { return [[...this.seen[g]!], this.inner.snapshot(g)]; }
@@ -165,21 +279,39 @@ export class DistinctAcc implements Accumulator {
   }
 }
 
-/** Creates the accumulator of a built-in aggregate call. */
-export function createAccumulator(fn: string, argType: DataType | undefined, resultType: DataType, distinct: boolean, retractable: boolean): Accumulator {
+const INTEGER_ROOTS = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
+/** Types whose values are plain JS numbers. */
+const NUMBER_ROOTS = [...INTEGER_ROOTS, "FLOAT", "DOUBLE"];
+
+/**
+ * Creates the accumulator of a built-in aggregate call. `rows` is the operator's row counter; it stands
+ * in for a value count when the argument is NOT NULL. `retractable` is whether the input can retract.
+ */
+export function createAccumulator(
+  fn: string, argType: DataType | undefined, resultType: DataType, distinct: boolean, retractable: boolean, rows?: RowCounter,
+): Accumulator {
+  const notNullArg = argType === undefined || !argType.isNullable;
+  // under DISTINCT a value enters once, so the number of values is not the row count
+  const shared = notNullArg && !distinct ? rows : undefined;
   let acc: Accumulator;
   switch (fn) {
-    case "COUNT": acc = new CountAcc(); break;
+    case "COUNT":
+      acc = shared ? new RowCountAcc(shared) : new CountAcc();
+      break;
     case "SUM":
     case "SUM0":
-      acc = resultType.root === "DECIMAL" ? new DecimalSumAcc(resultType, fn) : new SumNumberAcc(resultType, fn === "SUM0");
+      acc = resultType.root === "DECIMAL" ? new DecimalSumAcc(resultType, fn, shared) : new SumNumberAcc(resultType, fn === "SUM0", shared);
       break;
     case "AVG":
-      acc = resultType.root === "DECIMAL" ? new DecimalSumAcc(resultType, "AVG")
-        : new AvgNumberAcc(["TINYINT", "SMALLINT", "INT", "BIGINT"].includes(argType!.root));
+      acc = resultType.root === "DECIMAL" ? new DecimalSumAcc(resultType, "AVG", shared)
+        : new AvgNumberAcc(INTEGER_ROOTS.includes(argType!.root), shared);
       break;
-    case "MIN": acc = new MinMaxAcc(false, retractable || distinct); break;
-    case "MAX": acc = new MinMaxAcc(true, retractable || distinct); break;
+    case "MIN":
+    case "MAX":
+      // DISTINCT changes nothing for MIN and MAX
+      return NUMBER_ROOTS.includes(resultType.root)
+        ? new NumericMinMaxAcc(fn === "MAX", retractable)
+        : new MinMaxAcc(fn === "MAX", retractable);
     default: throw new ExecutionError(`no accumulator for aggregate function ${fn}`);
   }
   return distinct ? new DistinctAcc(acc) : acc;

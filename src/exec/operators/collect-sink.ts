@@ -1,17 +1,85 @@
+import { col } from "../../expressions/node.js";
 import type { JobSink } from "../../table/executor.js";
+import type { ChangelogMode } from "../../table/plan/changelog-mode.js";
+import { Kind } from "../../table/row.js";
+import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import { growFloat64 } from "../aggregates/accumulator.js";
+import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { BaseOperator } from "../operator.js";
 
-/** The end of a job: hands every record to the consumer of the TableResult. */
+/**
+ * The end of a job: hands every record to the consumer of the TableResult.
+ *
+ * With `materialize` (batch mode over an updating plan, e.g. a projection of a changelog given to
+ * fromValues), the changelog is applied to a table instead and its final rows are emitted as inserts at
+ * end of input, so a batch result is always insert-only.
+ */
 export class CollectSinkOperator extends BaseOperator {
   ended = false;
-  constructor(private readonly sink: JobSink) {
+  private readonly table: MaterializedRows | undefined;
+
+  constructor(private readonly sink: JobSink, materialize?: { readonly schema: ResolvedSchema; readonly mode: ChangelogMode }) {
     super(1);
+    if (materialize) this.table = new MaterializedRows(materialize.schema, materialize.mode);
   }
+
   processElement(_input: number, kind: number, row: unknown[]): void {
-    this.sink.record(kind, row);
+    if (this.table) this.table.apply(kind, row);
+    else this.sink.record(kind, row);
   }
+
   protected override onWatermark(): void {}
+
   protected override onEndOfInput(): void {
+    if (this.table) this.table.forEach((row) => this.sink.record(Kind.INSERT, row));
     this.ended = true;
+  }
+}
+
+/**
+ * The final table of a changelog. A retract changelog is a multiset of rows: +I/+U add a copy, -U/-D remove
+ * one (a row not present is ignored). An upsert changelog (+U without -U, with an upsert key) holds one row
+ * per key: +I/+U replace it, -D removes it (also a key-only -D).
+ */
+class MaterializedRows {
+  private readonly keys: GroupKeys;
+  private readonly upsert: boolean;
+  private counts = new Float64Array(16);
+  private readonly rows: (readonly unknown[] | undefined)[] = [];
+  private nextId = 0;
+
+  constructor(schema: ResolvedSchema, mode: ChangelogMode) {
+    this.upsert = mode.kinds.includes(Kind.UPDATE_AFTER) && !mode.kinds.includes(Kind.UPDATE_BEFORE) && (mode.upsertKeys?.length ?? 0) > 0;
+    this.keys = createGroupKeys((this.upsert ? mode.upsertKeys! : schema.names).map(col), schema);
+  }
+
+  apply(kind: number, row: readonly unknown[]): void {
+    let gid = this.keys.find(row);
+    if (kind === Kind.INSERT || kind === Kind.UPDATE_AFTER) {
+      if (gid < 0) {
+        gid = this.nextId++;
+        if (gid >= this.counts.length) this.counts = growFloat64(this.counts, gid + 1);
+        this.counts[gid] = 0;
+        this.keys.add(gid);
+      }
+      if (this.upsert) {
+        this.counts[gid] = 1;
+        this.rows[gid] = row;
+      } else this.counts[gid]!++;
+    } else if (gid >= 0 && (this.upsert || --this.counts[gid]! === 0)) {
+      this.keys.remove(gid); // ids are not reused: rows go out in gid order, the order of first appearance
+      this.rows[gid] = undefined;
+    }
+  }
+
+  /** Each row as often as it is present, in order of first appearance. */
+  forEach(f: (row: unknown[]) => void): void {
+    this.keys.forEachGroup((gid) => {
+      if (this.upsert) {
+        f(this.rows[gid]!.slice());
+        return;
+      }
+      for (let i = 0; i < this.counts[gid]!; i++) f(this.keys.currentValues());
+    });
   }
 }

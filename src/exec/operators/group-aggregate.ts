@@ -1,166 +1,199 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
 import { helpers } from "../../expressions/helpers.js";
-import type { AggregateNode } from "../../table/plan/nodes.js";
+import { ValidationError } from "../../table/errors.js";
+import type { AggCall, AggregateNode } from "../../table/plan/nodes.js";
 import { Kind } from "../../table/row.js";
 import type { DataType } from "../../table/types/data-type.js";
-import { type Accumulator, growFloat64, valueKey } from "../aggregates/accumulator.js";
-import { createAccumulator } from "../aggregates/builtin.js";
+import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import { type Accumulator, type RowCounter, growFloat64 } from "../aggregates/accumulator.js";
+import { RowCountAcc, createAccumulator } from "../aggregates/builtin.js";
+import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { BaseOperator } from "../operator.js";
 
-const PRIMITIVE_KEY_ROOTS = ["CHAR", "VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "TIME"];
-
-/** Generated: (row) => map key of the group. Numeric/string single keys are used as they are. */
-export function keyFunction(ctx: CodegenContext, keySrcs: readonly string[], keyTypes: readonly DataType[]): string {
-  if (keySrcs.length === 0) return "0";
-  if (keySrcs.length === 1) {
-    return PRIMITIVE_KEY_ROOTS.includes(keyTypes[0]!.root) ? keySrcs[0]! : `${ctx.constant(valueKey)}(${keySrcs[0]})`;
-  }
-  const vk = ctx.constant(valueKey);
-  // typeof tags keep null, 1 and "1" apart
-  return keySrcs.map((s) => { const t = ctx.temp(); return `(typeof (${t}=${vk}(${s}))+":"+${t})`; }).join(`+"\\u0001"+`);
-}
-
 /** A user AggregateFunction adapter registers itself here (UDF support). */
-export type UdfAccumulatorFactory = (udf: unknown, argTypes: readonly DataType[], resultType: DataType) => Accumulator;
+export type UdfAccumulatorFactory = (call: AggCall) => Accumulator;
 let udfFactory: UdfAccumulatorFactory | undefined;
 export function registerUdfAccumulatorFactory(f: UdfAccumulatorFactory): void { udfFactory = f; }
 
 /**
- * Unbounded GROUP BY with Flink's changelog: the first row of a group emits `+I`, each change a
- * `-U old` / `+U new` pair (nothing when the result is unchanged), and `-D` when the group's last row is
- * retracted. In batch mode the final results are emitted once at end of input, as inserts.
+ * Unbounded GROUP BY with Flink's changelog (GroupAggFunction):
+ * - the first row of a group emits `+I[key, aggs]`;
+ * - a later row that changes the result emits `-U[old]` then `+U[new]`; one that leaves it unchanged emits nothing;
+ * - the retraction of a group's last row emits `-D[last result]` and drops the group (a later row starts it anew with `+I`);
+ * - a retraction for a group that does not exist is ignored.
+ * In batch mode nothing is emitted until end of input, then one `+I` per group in order of first appearance;
+ * a global aggregate (no keys) over no rows still gives its one row (COUNT 0, SUM NULL).
+ *
+ * State is column-wise: a group is a dense id (gid) into the accumulators' typed arrays, found through a
+ * key index chosen by key type (see GroupKeys). Per record nothing is allocated but the output rows.
  */
 export class GroupAggregateOperator extends BaseOperator {
-  private readonly groups = new Map<unknown, number>();
-  private readonly freeIds: number[] = [];
-  private capacity = 0;
-  private nextId = 0;
-  private rowCounts = new Float64Array(0);
-  private readonly keyValues: unknown[][] = [];
+  private readonly keys: GroupKeys;
+  private readonly rows: RowCounter = { counts: new Float64Array(16) };
   private readonly accs: Accumulator[];
-  private readonly extract: (r: unknown[]) => { key: unknown; keys: unknown[] | undefined };
-  private readonly singleArgs: ((r: unknown[]) => unknown)[];
-  private readonly storeKeys: boolean;
-  private readonly keyCount: number;
+  /** Writes the aggregate arguments of a record into `argValues` (one generated function for all calls). */
+  private readonly readArgs: (r: readonly unknown[], o: unknown[]) => void;
+  /** The accumulators that take values (all but COUNT(*)), in the order of `argValues`. */
+  private readonly fed: Accumulator[];
+  private readonly argValues: unknown[];
+  /** Scratch: the aggregate values before and after the current record. */
+  private readonly before: unknown[];
+  private readonly after: unknown[];
+  private readonly freeIds: number[] = [];
+  private nextId = 0;
+  private capacity = 16;
 
-  constructor(private readonly node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver) {
+  constructor(node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver) {
     super(1);
-    const ctx = new CodegenContext(node.input.schema, resolveFunction, "r");
-    const keys = node.groupKeys.map((k) => compileExpr(k, ctx));
-    this.keyCount = keys.length;
-    const keyExpr = keyFunction(ctx, keys.map((k) => k.src), keys.map((k) => k.type));
-    // single primitive key: the map key IS the key value, nothing else to store
-    this.storeKeys = !(keys.length === 1 && PRIMITIVE_KEY_ROOTS.includes(keys[0]!.type.root)) && keys.length > 0;
-    this.extract = ctx.build(`function(r){${ctx.tempDeclarations()}const key=${keyExpr};return {key,keys:${this.storeKeys ? `[${keys.map((k) => k.src).join(",")}]` : "undefined"}};}`);
-    const argCtx = new CodegenContext(node.input.schema, resolveFunction, "r");
-    const argSrcs = node.aggCalls.map((a) => (a.args.length === 0 ? "1" : a.args.length === 1 ? compileExpr(a.args[0]!, argCtx).src
-      : `[${a.args.map((x) => compileExpr(x, argCtx).src).join(",")}]`));
-    this.singleArgs = argSrcs.map((src) => argCtx.build(`function(r){${argCtx.tempDeclarations()}return ${src};}`));
+    this.keys = createGroupKeys(node.groupKeys, node.input.schema, resolveFunction);
     this.accs = node.aggCalls.map((a) => (a.udf !== undefined
-      ? udfFactory!(a.udf, a.argTypes, a.type)
-      : createAccumulator(a.fn, a.argTypes[0], a.type, a.distinct, retractableInput)));
+      ? udfAccumulator(a)
+      : createAccumulator(a.fn, a.argTypes[0], a.type, a.distinct, retractableInput, this.rows)));
+    for (const a of this.accs) a.grow(this.capacity);
+    // accumulators that only read the row count (COUNT(*)) need neither arguments nor calls per record
+    const fed = this.accs.map((_a, i) => i).filter((i) => !(this.accs[i] instanceof RowCountAcc));
+    this.fed = fed.map((i) => this.accs[i]!);
+    this.readArgs = argumentReader(fed.map((i) => node.aggCalls[i]!), node.input.schema, resolveFunction);
+    const n = this.accs.length;
+    this.argValues = new Array<unknown>(n).fill(null);
+    this.before = new Array<unknown>(n).fill(null);
+    this.after = new Array<unknown>(n).fill(null);
   }
 
-  private newGroup(key: unknown, keys: unknown[] | undefined): number {
+  private newGroup(): number {
     let gid = this.freeIds.pop();
     if (gid === undefined) {
       gid = this.nextId++;
       if (gid >= this.capacity) {
-        this.capacity = Math.max(16, this.capacity * 2);
-        this.rowCounts = growFloat64(this.rowCounts, this.capacity);
+        this.capacity *= 2;
+        this.rows.counts = growFloat64(this.rows.counts, this.capacity);
         for (const a of this.accs) a.grow(this.capacity);
       }
     }
-    this.rowCounts[gid] = 0;
+    this.rows.counts[gid] = 0;
     for (const a of this.accs) a.reset(gid);
-    if (this.storeKeys) this.keyValues[gid] = keys!;
-    this.groups.set(key, gid);
     return gid;
   }
 
-  private result(gid: number, key: unknown): unknown[] {
-    const accs = this.accs;
-    const n = this.keyCount;
-    const out = new Array<unknown>(n + accs.length);
-    if (this.storeKeys) { const kv = this.keyValues[gid]!; for (let i = 0; i < n; i++) out[i] = kv[i]; } else if (n === 1) out[0] = key;
-    for (let i = 0; i < accs.length; i++) out[n + i] = accs[i]!.value(gid);
+  /** An output record: the current key and the given aggregate values. */
+  private output(values: readonly unknown[]): unknown[] {
+    const k = this.keys.keyCount;
+    const out = new Array<unknown>(k + values.length);
+    this.keys.write(out);
+    for (let i = 0; i < values.length; i++) out[k + i] = values[i];
     return out;
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
-    const { key, keys } = this.extract(row);
-    let gid = this.groups.get(key);
-    const accumulate = kind === Kind.INSERT || kind === Kind.UPDATE_AFTER;
-    let prev: unknown[] | undefined;
-    if (gid === undefined) {
-      if (!accumulate) return; // retraction of a group never seen: ignored, as Flink does
-      gid = this.newGroup(key, keys);
-    } else if (!this.batch) {
-      prev = this.result(gid, key);
-    }
+    const keys = this.keys;
     const accs = this.accs;
-    const fns = this.singleArgs;
-    if (accumulate) {
-      for (let i = 0; i < accs.length; i++) accs[i]!.accumulate(gid, fns[i]!(row));
-      this.rowCounts[gid]!++;
-    } else {
-      for (let i = 0; i < accs.length; i++) accs[i]!.retract(gid, fns[i]!(row));
-      this.rowCounts[gid]!--;
+    const n = accs.length;
+    const accumulate = kind === Kind.INSERT || kind === Kind.UPDATE_AFTER;
+    let gid = keys.find(row);
+    const first = gid < 0;
+    if (first) {
+      if (!accumulate) return; // retraction for a group that does not exist: ignored, as Flink does
+      gid = this.newGroup();
+      keys.add(gid);
+    } else if (!this.batch) {
+      const before = this.before;
+      for (let i = 0; i < n; i++) before[i] = accs[i]!.value(gid);
     }
-    if (this.rowCounts[gid] === 0) {
-      this.groups.delete(key);
-      if (this.storeKeys) this.keyValues[gid] = undefined as never;
-      this.freeIds.push(gid);
-      if (prev) this.out.record(Kind.DELETE, prev);
+    const fed = this.fed;
+    const m = fed.length;
+    const args = this.argValues;
+    if (m > 0) this.readArgs(row, args);
+    const counts = this.rows.counts;
+    if (accumulate) {
+      counts[gid]!++;
+      for (let i = 0; i < m; i++) fed[i]!.accumulate(gid, args[i]);
+    } else {
+      counts[gid]!--;
+      for (let i = 0; i < m; i++) fed[i]!.retract(gid, args[i]);
+    }
+    if (counts[gid] === 0) {
+      // the group's last row was retracted: delete its result and forget the group
+      if (!this.batch) this.out.record(Kind.DELETE, this.output(this.before));
+      keys.remove(gid);
+      // batch emits groups in gid order at the end: not reusing ids keeps that the order of first appearance
+      if (!this.batch) this.freeIds.push(gid);
       return;
     }
     if (this.batch) return;
-    const cur = this.result(gid, key);
-    if (prev === undefined) {
-      this.out.record(Kind.INSERT, cur);
-    } else if (!sameValues(prev, cur, this.keyCount)) {
-      this.out.record(Kind.UPDATE_BEFORE, prev);
-      this.out.record(Kind.UPDATE_AFTER, cur);
+    const after = this.after;
+    for (let i = 0; i < n; i++) after[i] = accs[i]!.value(gid);
+    if (first) {
+      this.out.record(Kind.INSERT, this.output(after));
+      return;
     }
+    const before = this.before;
+    let i = 0;
+    while (i < n && sameValue(before[i], after[i])) i++;
+    if (i === n) return; // result unchanged: Flink emits nothing
+    this.out.record(Kind.UPDATE_BEFORE, this.output(before));
+    this.out.record(Kind.UPDATE_AFTER, this.output(after));
   }
 
   protected override onEndOfInput(): void {
     if (this.batch) {
-      for (const [key, gid] of this.groups) this.out.record(Kind.INSERT, this.result(gid, key));
-      if (this.keyCount === 0 && this.groups.size === 0) {
-        // a global aggregate over no rows still has one result row (COUNT 0, SUM null)
-        const gid = this.newGroup(0, undefined);
-        this.out.record(Kind.INSERT, this.result(gid, 0));
-      }
+      const accs = this.accs;
+      const values = this.after;
+      const emit = (gid: number) => {
+        for (let i = 0; i < accs.length; i++) values[i] = accs[i]!.value(gid);
+        this.out.record(Kind.INSERT, this.output(values));
+      };
+      this.keys.forEachGroup(emit);
+      // a global aggregate over no rows still has one result row (COUNT 0, SUM NULL), as in SQL
+      if (this.keys.keyCount === 0 && this.keys.size === 0) emit(this.newGroup());
     }
     this.out.endInput();
   }
 
   /** Number of live groups (benchmarks report state size per group). */
   groupCount(): number {
-    return this.groups.size;
+    return this.keys.size;
   }
 
   override snapshotState(): unknown {
-    return [...this.groups].map(([key, gid]) => ({
-      key, keys: this.storeKeys ? this.keyValues[gid] : undefined, rows: this.rowCounts[gid], accs: this.accs.map((a) => a.snapshot(gid)),
-    }));
+    const groups: { keys: unknown[]; rows: number; accs: unknown[] }[] = [];
+    this.keys.forEachGroup((gid) => {
+      groups.push({ keys: this.keys.currentValues(), rows: this.rows.counts[gid]!, accs: this.accs.map((a) => a.snapshot(gid)) });
+    });
+    return groups;
   }
 
   override restoreState(state: unknown): void {
-    for (const g of state as { key: unknown; keys: unknown[] | undefined; rows: number; accs: unknown[] }[]) {
-      const gid = this.newGroup(g.key, g.keys);
-      this.rowCounts[gid] = g.rows;
+    for (const g of state as { keys: unknown[]; rows: number; accs: unknown[] }[]) {
+      const gid = this.newGroup();
+      this.keys.restore(g.keys, gid);
+      this.rows.counts[gid] = g.rows;
       g.accs.forEach((a, i) => this.accs[i]!.restore(gid, a));
     }
   }
 }
 
-function sameValues(a: unknown[], b: unknown[], from: number): boolean {
-  for (let i = from; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x !== y && !(x !== null && y !== null && typeof x === "object" && helpers.eq(x, y))) return false;
-  }
-  return true;
+/** The accumulator of a user-defined aggregate call (also for window aggregates). */
+export function udfAccumulator(a: AggCall): Accumulator {
+  if (!udfFactory) throw new ValidationError(`aggregate function ${a.fn}: user-defined aggregate functions are not available (no adapter registered)`);
+  return udfFactory(a);
+}
+
+/** Generated `(r, o) => { o[0] = <arg of call 0>; ... }`; COUNT(*) gets null, several arguments an array. */
+function argumentReader(calls: readonly AggCall[], schema: ResolvedSchema, resolveFunction?: FunctionResolver) {
+  const ctx = new CodegenContext(schema, resolveFunction, "r");
+  const body = calls.map((a, i) => {
+    const src = a.args.length === 0 ? "null"
+      : a.args.length === 1 ? compileExpr(a.args[0]!, ctx).src
+        : `[${a.args.map((x) => compileExpr(x, ctx).src).join(",")}]`;
+    return `o[${i}]=${src};`;
+  }).join("");
+  return ctx.build<(r: readonly unknown[], o: unknown[]) => void>(`function(r,o){${ctx.tempDeclarations()}${body}}`);
+}
+
+/** Equality of two aggregate results as Flink's record equaliser sees it (NaN equals NaN; decimals, dates by value). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  if (typeof a === "number") return a !== a && b !== b;
+  return typeof a === "object" && helpers.eq(a, b);
 }

@@ -1,9 +1,10 @@
 import { aggregateResultType } from "../../expressions/aggregates.js";
 import { CodegenContext, type FunctionResolver, compileExpr, outputName } from "../../expressions/compile.js";
-import { type AggNode, type ExprNode, col, nodeToString } from "../../expressions/node.js";
+import { type AggNode, type ExprNode, callNode, col, literal, nodeToString } from "../../expressions/node.js";
 import { ValidationError } from "../errors.js";
 import type { DataType } from "../types/data-type.js";
 import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
+import { commonType } from "../types/values.js";
 import {
   type AggCall, type AggregateNode, type DistinctNode, type FilterNode, type PlanNode, type ProjectNode, type UnionNode,
   newNodeId,
@@ -16,6 +17,17 @@ import {
 
 export interface PlanContext {
   readonly resolveFunction?: FunctionResolver;
+  /**
+   * Rewrites an expression before it is planned over `input` (user-defined aggregate calls by name
+   * become aggregate nodes; user aggregate calls are checked). Installed by the environment.
+   */
+  readonly prepare?: (e: ExprNode, input: PlanNode, pc: PlanContext) => ExprNode;
+}
+
+/** Applies the context's `prepare` hook to a list of expressions. */
+function prepared(items: readonly ExprNode[], input: PlanNode, pc: PlanContext): readonly ExprNode[] {
+  const p = pc.prepare;
+  return p ? items.map((e) => p(e, input, pc)) : items;
 }
 
 export function typeOf(expr: ExprNode, schema: ResolvedSchema, pc: PlanContext): DataType {
@@ -39,7 +51,8 @@ function unique(names: readonly string[], what: string): void {
   }
 }
 
-export function project(input: PlanNode, items: readonly ExprNode[], pc: PlanContext, what = "select"): PlanNode {
+export function project(input: PlanNode, givenItems: readonly ExprNode[], pc: PlanContext, what = "select"): PlanNode {
+  const items = prepared(givenItems, input, pc);
   if (items.some(containsAgg)) return aggregate(input, [], items, pc);
   const columns: Column[] = items.map((e, i) => {
     if (e.kind === "Alias" && e.extraNames.length > 0) throw new ValidationError(`${what}: ${nodeToString(e)} gives several names to one column`);
@@ -52,7 +65,8 @@ export function project(input: PlanNode, items: readonly ExprNode[], pc: PlanCon
 
 const stripAlias = (e: ExprNode): ExprNode => (e.kind === "Alias" ? stripAlias(e.expr) : e);
 
-export function filter(input: PlanNode, predicate: ExprNode, pc: PlanContext): FilterNode {
+export function filter(input: PlanNode, givenPredicate: ExprNode, pc: PlanContext): FilterNode {
+  const predicate = pc.prepare ? pc.prepare(givenPredicate, input, pc) : givenPredicate;
   if (containsAgg(predicate)) throw new ValidationError(`filter: aggregates are not allowed in a filter condition: ${nodeToString(predicate)}`);
   const t = typeOf(predicate, input.schema, pc);
   if (t.root !== "BOOLEAN" && t.root !== "NULL") {
@@ -65,7 +79,9 @@ export function filter(input: PlanNode, predicate: ExprNode, pc: PlanContext): F
  * `groupBy(keys).select(items)`: an Aggregate node computing [keys..., aggregates...] and a Project on top
  * that evaluates the select items over that output (Flink's AggregateOperation + Projection).
  */
-export function aggregate(input: PlanNode, keys: readonly ExprNode[], items: readonly ExprNode[], pc: PlanContext): PlanNode {
+export function aggregate(input: PlanNode, givenKeys: readonly ExprNode[], givenItems: readonly ExprNode[], pc: PlanContext): PlanNode {
+  const keys = prepared(givenKeys, input, pc);
+  const items = prepared(givenItems, input, pc);
   const keyExprs = keys.map(stripAlias);
   const keyCols: Column[] = keyExprs.map((k, i) => {
     if (containsAgg(k)) throw new ValidationError(`groupBy: aggregates are not allowed as grouping keys: ${nodeToString(k)}`);
@@ -77,7 +93,16 @@ export function aggregate(input: PlanNode, keys: readonly ExprNode[], items: rea
   const keyIndex = new Map(keyExprs.map((k, i) => [JSON.stringify(k), i]));
 
   // rewrite select items over the aggregate's output: [key columns..., EXPR$n aggregate columns...]
-  const rewrite = (e: ExprNode, insideAgg: boolean): ExprNode => {
+  // An aggregate selected as it is (`$("v").sum().as("total")`) is computed under its output name, so that
+  // a select of keys then aggregates needs no projection on top; other aggregates are named EXPR$<n>.
+  const usedNames = new Set(keyCols.map((c) => c.name));
+  const freshName = (preferred: string | undefined): string => {
+    let name = preferred;
+    for (let n = aggCalls.length; name === undefined || usedNames.has(name); n++) name = `EXPR$${n}`;
+    usedNames.add(name);
+    return name;
+  };
+  const rewrite = (e: ExprNode, insideAgg: boolean, preferredName?: string): ExprNode => {
     const ki = keyIndex.get(JSON.stringify(e));
     if (ki !== undefined && !insideAgg) return col(keyCols[ki]!.name);
     switch (e.kind) {
@@ -87,30 +112,31 @@ export function aggregate(input: PlanNode, keys: readonly ExprNode[], items: rea
         if (i === undefined) {
           i = aggCalls.length;
           aggIndex.set(k, i);
-          aggCalls.push(makeAggCall(e, input.schema, pc, `EXPR$${i}`));
+          aggCalls.push(makeAggCall(e, input.schema, pc, freshName(preferredName)));
         }
-        return col(`EXPR$${i}`);
+        return col(aggCalls[i]!.name);
       }
       case "Column":
         throw new ValidationError(`select: column '${e.name}' is neither a grouping key nor inside an aggregate (grouping keys: [${keyCols.map((c) => c.name).join(", ")}])`);
-      case "Alias": return { ...e, expr: rewrite(e.expr, insideAgg) };
+      case "Alias": return { ...e, expr: rewrite(e.expr, insideAgg, preferredName) };
       case "Call": return { ...e, args: e.args.map((a) => rewrite(a, insideAgg)) };
       default: return e;
     }
   };
-  const rewritten = items.map((e) => rewrite(e, false));
+  const rewritten = items.map((e, i) => rewrite(e, false, stripAlias(e).kind === "Agg" ? outputName(e, i) : undefined));
   const aggSchema = new ResolvedSchema([...keyCols, ...aggCalls.map((a) => ({ name: a.name, type: a.type }))]);
   const agg: AggregateNode = { kind: "Aggregate", id: newNodeId(), schema: aggSchema, input, groupKeys: keyExprs, aggCalls };
   // the projection keeps the user's names (alias / column / _c<i>)
   const columns: Column[] = rewritten.map((e, i) => ({ name: outputName(items[i]!, i), type: typeOf(e, aggSchema, pc) }));
   unique(columns.map((c) => c.name), "select");
-  const identity = rewritten.length === aggSchema.size && rewritten.every((e, i) => e.kind === "Column" && e.name === aggSchema.names[i])
+  const identity = rewritten.length === aggSchema.size
+    && rewritten.every((e, i) => { const c = stripAlias(e); return c.kind === "Column" && c.name === aggSchema.names[i]; })
     && columns.every((c, i) => c.name === aggSchema.names[i]);
   if (identity) return agg;
   return { kind: "Project", id: newNodeId(), schema: new ResolvedSchema(columns), input: agg, exprs: rewritten.map(stripAlias) };
 }
 
-function makeAggCall(e: AggNode, schema: ResolvedSchema, pc: PlanContext, name: string): AggCall {
+export function makeAggCall(e: AggNode, schema: ResolvedSchema, pc: PlanContext, name: string): AggCall {
   for (const a of e.args) if (containsAgg(a)) throw new ValidationError(`nested aggregates are not allowed: ${nodeToString(e)}`);
   const argTypes = e.args.map((a) => typeOf(a, schema, pc));
   const type = e.udf ? (e.udf as { resultType: DataType }).resultType : aggregateResultType(e.fn, argTypes, nodeToString(e));
@@ -123,30 +149,47 @@ export function distinct(input: PlanNode): DistinctNode {
   return { kind: "Distinct", id: newNodeId(), schema: input.schema, input };
 }
 
-/** UNION ALL; input schemas must match by position in names and types (nullability may differ). */
+/**
+ * UNION ALL. Inputs must have the same number of columns and, position by position, types with a common
+ * type (Flink's rule); the result takes the first input's names and the common types (INT and BIGINT give
+ * BIGINT, VARCHAR(3) and VARCHAR(10) give VARCHAR(10), nullable if any input is). An input whose values
+ * are represented differently from the common type (a number where a DECIMAL is expected) is cast first.
+ */
 export function unionAll(inputs: readonly PlanNode[]): UnionNode {
   const first = inputs[0]!;
+  const types = first.schema.columns.map((c) => c.type);
   for (const other of inputs.slice(1)) {
     if (other.schema.size !== first.schema.size) {
       throw new ValidationError(`union: tables have different numbers of columns: ${first.schema.toShortString()} and ${other.schema.toShortString()}`);
     }
     other.schema.columns.forEach((c, i) => {
       const f = first.schema.columns[i]!;
-      if (c.type.withNullability(true).toString() !== f.type.withNullability(true).toString() && !(sameFamily(c.type, f.type))) {
-        throw new ValidationError(`union: column ${i + 1} has type ${f.type} ('${f.name}') in the first table but ${c.type} ('${c.name}') in another`);
+      try {
+        types[i] = commonType(types[i]!, c.type, () => "union");
+      } catch {
+        throw new ValidationError(`union: incompatible types at column ${i + 1}: ${f.type} ('${f.name}') in the first table and ${c.type} ('${c.name}') in another`);
       }
     });
   }
-  const columns = first.schema.columns.map((c, i) => ({
-    name: c.name,
-    type: c.type.withNullability(inputs.some((n) => n.schema.columns[i]!.type.isNullable)),
-  }));
-  return { kind: "Union", id: newNodeId(), schema: new ResolvedSchema(columns), inputs };
+  // a column that is the same time attribute in every input stays one (a union of watermarked tables)
+  const attr = (i: number) => {
+    const a = first.schema.columns[i]!.type.timeAttribute;
+    return a !== undefined && inputs.every((n) => n.schema.columns[i]!.type.timeAttribute === a) ? a : undefined;
+  };
+  const columns = first.schema.columns.map((c, i) => ({ name: c.name, type: attr(i) ? types[i]!.withTimeAttribute(attr(i)) : types[i]! }));
+  const cast = inputs.map((n) => castTo(n, types));
+  return { kind: "Union", id: newNodeId(), schema: new ResolvedSchema(columns), inputs: cast };
 }
 
-function sameFamily(a: DataType, b: DataType): boolean {
-  const str = ["CHAR", "VARCHAR"];
-  return str.includes(a.root) && str.includes(b.root);
+/** The input itself when its values already have the representation of `types`, else a projection with casts. */
+function castTo(input: PlanNode, types: readonly DataType[]): PlanNode {
+  const differs = (t: DataType, u: DataType) => (t.root === "DECIMAL") !== (u.root === "DECIMAL")
+    || (t.root === "DECIMAL" && t.scale !== u.scale);
+  const cols = input.schema.columns;
+  if (!cols.some((c, i) => differs(c.type, types[i]!))) return input;
+  return project(input, cols.map((c, i) => (differs(c.type, types[i]!)
+    ? { kind: "Alias", name: c.name, extraNames: [], expr: callNode("cast", [col(c.name), literal(null, types[i]!.withNullability(c.type.isNullable))]) }
+    : col(c.name))), {}, "union");
 }
 
 /** Renames all columns by position (`table.as("a", "b")`). */

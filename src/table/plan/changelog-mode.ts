@@ -55,11 +55,16 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = node.kinds && node.kinds.some((k) => k !== Kind.INSERT) ? union([{ kinds: node.kinds as Kind[] }]) : INSERT_ONLY;
       break;
     case "SourceScan":
+    case "Sink":
       mode = INSERT_ONLY;
       break;
     case "Project":
     case "Filter":
       mode = deriveChangelogMode(node.input, batch, cache);
+      break;
+    case "Correlate":
+      // same kinds as the input; an input key no longer identifies an output row (one row, many results)
+      mode = { kinds: deriveChangelogMode(node.input, batch, cache).kinds };
       break;
     case "Aggregate": {
       const input = deriveChangelogMode(node.input, batch, cache);
@@ -79,6 +84,16 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "Union":
       mode = union(node.inputs.map((i) => deriveChangelogMode(i, batch, cache)));
       break;
+    case "WindowAggregate":
+      mode = INSERT_ONLY; // one final row per window (the input is insert-only, checked when planned)
+      break;
+    case "OverAggregate": {
+      // event-time OVER emits each row once; a non-time ORDER BY updates rows already emitted
+      const input = deriveChangelogMode(node.input, batch, cache);
+      if (node.window.timeBased) mode = INSERT_ONLY;
+      else mode = { kinds: hasRetractions(input) ? ALL_KINDS.kinds : [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER] };
+      break;
+    }
     case "Process": {
       const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
       mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;

@@ -1,6 +1,7 @@
 import { nodeToString } from "../../expressions/node.js";
 import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
+import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
 
 /**
  * Renders the logical plan as a tree, each node with its attributes, changelog mode and schema:
@@ -27,6 +28,11 @@ export function explainPlan(root: PlanNode, batch: boolean): string {
   return lines.join("\n");
 }
 
+/** One node as explain() renders it, without inputs: `Aggregate(groupBy=[name], select=[...])`. */
+export function describeNode(n: PlanNode): string {
+  return `${n.kind}(${attributes(n)})`;
+}
+
 function attributes(n: PlanNode): string {
   switch (n.kind) {
     case "Values": return `rows=${n.rows.length}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
@@ -43,6 +49,10 @@ function attributes(n: PlanNode): string {
     ].join(", ")}]`;
     case "Distinct": return "";
     case "Union": return "all=[true]";
+    case "WindowAggregate": return explainWindowAggregate(n);
+    case "OverAggregate": return explainOverAggregate(n);
+    case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
+    case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }
 }

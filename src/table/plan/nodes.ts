@@ -15,7 +15,11 @@ export type PlanNode =
   | AggregateNode
   | DistinctNode
   | UnionNode
-  | ProcessNode;
+  | ProcessNode
+  | WindowAggregateNode
+  | OverAggregateNode
+  | CorrelateNode
+  | SinkNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -33,6 +37,8 @@ export interface WatermarkSpec {
   readonly delayMillis: number;
   /** Emitted after each record (Flink's `on-event`), or every `intervalRecords` records. */
   readonly emit: "on-event" | "periodic";
+  /** Records between two watermarks when `emit` is "periodic". */
+  readonly intervalRecords?: number;
 }
 
 export interface ValuesNode extends NodeBase {
@@ -103,6 +109,87 @@ export interface ProcessNode extends NodeBase {
   readonly kind: "Process";
   readonly inputs: readonly PlanNode[];
   readonly call: unknown;
+}
+
+/** A group window over an event-time attribute (built by table/windows); times in milliseconds. */
+export interface GroupWindowSpec {
+  readonly type: "TUMBLE" | "SLIDE" | "SESSION" | "CUMULATE";
+  readonly alias: string;
+  /** The rowtime attribute the window is on. */
+  readonly timeColumn: string;
+  /** Size (TUMBLE, SLIDE), maximum size (CUMULATE) or gap (SESSION). */
+  readonly size: number;
+  /** Slide (SLIDE) or step (CUMULATE). */
+  readonly step?: number;
+}
+
+/** Window properties a window aggregate appends after its aggregates (`$("w").start()` ...). */
+export type WindowProperty = "start" | "end" | "rowtime";
+
+/** Group-window aggregation: output columns are [keys..., aggregates..., properties...]; append-only. */
+export interface WindowAggregateNode extends NodeBase {
+  readonly kind: "WindowAggregate";
+  readonly input: PlanNode;
+  readonly window: GroupWindowSpec;
+  readonly groupKeys: readonly ExprNode[];
+  readonly aggCalls: readonly AggCall[];
+  readonly properties: readonly WindowProperty[];
+}
+
+/** An over window: PARTITION BY, ORDER BY one column, and the frame (preceding bound up to CURRENT). */
+export interface OverWindowSpec {
+  readonly alias: string;
+  readonly partitionBy: readonly ExprNode[];
+  readonly orderBy: string;
+  readonly ascending: boolean;
+  readonly nullsFirst: boolean;
+  readonly frame: "RANGE" | "ROWS";
+  /** Preceding bound: undefined = UNBOUNDED; milliseconds (RANGE) or a number of rows (ROWS). */
+  readonly preceding?: number;
+  /** ORDER BY a rowtime attribute (rows are released by watermarks) rather than another column (updates). */
+  readonly timeBased: boolean;
+}
+
+/** Over aggregation: output columns are [input columns..., aggregates...]. */
+export interface OverAggregateNode extends NodeBase {
+  readonly kind: "OverAggregate";
+  readonly input: PlanNode;
+  readonly window: OverWindowSpec;
+  readonly aggCalls: readonly AggCall[];
+}
+
+/**
+ * A lateral join with a table function (`joinLateral` / `leftOuterJoinLateral`): each input row is
+ * followed by the rows the function produces for it; output = input columns + function columns.
+ * Row kinds pass through (a retracted input row retracts what it produced).
+ */
+export interface CorrelateNode extends NodeBase {
+  readonly kind: "Correlate";
+  readonly input: PlanNode;
+  readonly joinType: "INNER" | "LEFT";
+  /** The TableFunction object (src/functions) and the name it is reported by. */
+  readonly udf: unknown;
+  readonly functionName: string;
+  readonly args: readonly ExprNode[];
+  /** Join condition over the output columns; rows for which it is not TRUE are dropped (LEFT: padded). */
+  readonly condition?: ExprNode;
+}
+
+/**
+ * Writes its input into a connector table (`executeInsert` / `insertInto`). Its schema is the sink's
+ * physical columns; input columns are matched by position. Nothing flows out of it.
+ */
+export interface SinkNode extends NodeBase {
+  readonly kind: "Sink";
+  readonly input: PlanNode;
+  readonly tableName: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  readonly primaryKey?: readonly string[];
+  /** How the sink consumes the input's changelog (checked against the input's mode when planned). */
+  readonly changelog: "insert-only" | "upsert" | "all";
+  /** An in-process object of the connector (the collection sink's store). */
+  readonly attachment?: unknown;
 }
 
 export function inputsOf(node: PlanNode): readonly PlanNode[] {
