@@ -1,0 +1,94 @@
+import { ExecutionError, TableError, TableRuntimeException } from "../../../table/errors.js";
+import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../../../table/row.js";
+import { MAX_LENGTH, type DataType } from "../../../table/types/data-type.js";
+import type { Column } from "../../../table/types/resolved-schema.js";
+import { coerceValue } from "../../../table/types/values.js";
+import type { Output } from "../../operator.js";
+
+/**
+ * `collect(value)` of a PTF, generated once per call: it checks the value against the declared output
+ * type, puts the prefix columns (PARTITION BY keys or all input columns, taken from the current input
+ * record) in front and emits one output record. For `ROW<i INT, s STRING>` over key column 0 the body
+ * is roughly `x0=v.i; x1=v.s; <type checks>; out.record(0, [r[0], x0, x1])`.
+ */
+export type CollectFn = (value: unknown, record: readonly unknown[], out: Output) => void;
+
+export interface CollectorSpec {
+  readonly functionName: string;
+  readonly outputType: DataType;
+  /** The function's output columns (names as in the result schema). */
+  readonly columns: readonly Column[];
+  /** Positions in the input record of the columns put in front of the function's output. */
+  readonly prefix: readonly number[];
+}
+
+const INT_RANGE: Record<string, [number, number]> = {
+  TINYINT: [-128, 127], SMALLINT: [-32768, 32767], INT: [-2147483648, 2147483647],
+};
+
+/** A JS condition that is true when `x` (not null) already has the representation of `t`. */
+function fastCheck(t: DataType, x: string): string {
+  switch (t.root) {
+    case "VARCHAR":
+    case "CHAR":
+      return t.length === MAX_LENGTH ? `typeof ${x}==="string"` : `typeof ${x}==="string"&&${x}.length<=${t.length}`;
+    case "BOOLEAN": return `typeof ${x}==="boolean"`;
+    case "TINYINT": case "SMALLINT": case "INT": {
+      const [lo, hi] = INT_RANGE[t.root]!;
+      return `(${x}|0)===${x}&&${x}>=${lo}&&${x}<=${hi}`;
+    }
+    case "BIGINT": return `Number.isSafeInteger(${x})`;
+    case "FLOAT": case "DOUBLE": return `typeof ${x}==="number"`;
+    default: return "false"; // everything else goes through coerceValue (Decimal, Date, arrays, maps, rows)
+  }
+}
+
+export function makeCollector(spec: CollectorSpec): CollectFn {
+  const isRow = spec.outputType.root === "ROW";
+  const fields = isRow ? spec.outputType.fields : [{ name: "EXPR$0", type: spec.outputType }];
+  const n = fields.length;
+  const xs = fields.map((_, i) => `x${i}`);
+  const where = fields.map((_, i) => `output column '${spec.columns[i]?.name ?? fields[i]!.name}' of function '${spec.functionName}'`);
+  const h = {
+    P: PositionalRow,
+    RK: ROW_KIND,
+    coerce(i: number, v: unknown): unknown {
+      try {
+        return coerceValue(fields[i]!.type, v, () => where[i]!);
+      } catch (e) {
+        if (e instanceof TableError) throw new ExecutionError(`collect(): ${e.message}`, { cause: e });
+        throw e;
+      }
+    },
+    kind(short: string): number {
+      return kindFromShort(short);
+    },
+    badKind(k: number): never {
+      throw new TableRuntimeException(`Invalid row kind received: ${KIND_NAME[k]}. Expected produced changelog mode: [INSERT]`);
+    },
+    arity(got: number): never {
+      throw new ExecutionError(`collect(): function '${spec.functionName}' declares ${n} output ${n === 1 ? "field" : "fields"} (${spec.outputType}) but Row.of(...) has ${got} values`);
+    },
+    notRow(v: unknown): never {
+      throw new ExecutionError(`collect(): function '${spec.functionName}' declares the row type ${spec.outputType}; expected an object with its fields or Row.of(...), got ${v === undefined ? "undefined" : JSON.stringify(v) ?? String(v)}`);
+    },
+  };
+  let read: string;
+  if (isRow) {
+    const byName = fields.map((f, i) => `x${i}=v[${JSON.stringify(f.name)}];`).join("");
+    const byPos = fields.map((_, i) => `x${i}=v.values[${i}];`).join("");
+    read = `if(v instanceof h.P){if(v.values.length!==${n})h.arity(v.values.length);k=h.kind(v.kind);${byPos}}`
+      + `else if(v!==null&&typeof v==="object"){const s=v[h.RK];if(s!==undefined)k=h.kind(s);${byName}}else h.notRow(v);`;
+  } else {
+    read = `if(v instanceof h.P){if(v.values.length!==1)h.arity(v.values.length);k=h.kind(v.kind);x0=v.values[0];}else x0=v;`;
+  }
+  const checks = fields.map((f, i) => {
+    const x = xs[i]!;
+    const nullCase = f.type.isNullable ? "false" : "true";
+    return `if(${x}===undefined)${x}=null;if(${x}===null?${nullCase}:!(${fastCheck(f.type, x)}))${x}=h.coerce(${i},${x});`;
+  }).join("");
+  const prefix = spec.prefix.map((p) => `r[${p}]`);
+  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}if(k!==0)h.badKind(k);${checks}out.record(k,[${[...prefix, ...xs].join(",")}]);`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function("h", `"use strict";return function collect(v,r,out){${body}};`)(h) as CollectFn;
+}

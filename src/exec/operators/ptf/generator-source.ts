@@ -1,0 +1,47 @@
+import type { ResolvedPtfCall } from "../../../ptf/resolved-call.js";
+import { ExecutionError, TableError } from "../../../table/errors.js";
+import type { Output } from "../../operator.js";
+import type { PollResult, SourceReader } from "../../source.js";
+import { makeCollector } from "./collector.js";
+import { RuntimeContext } from "./runtime-context.js";
+
+const NO_RECORD: readonly unknown[] = Object.freeze([]);
+
+/**
+ * A PTF without table arguments (a generator such as `env.fromCall(OrderGenerator)`) is a source: its
+ * eval runs exactly once, on an empty input (FLINK-SEMANTICS rule 15), then the source ends.
+ */
+export class GeneratorSource implements SourceReader {
+  private done = false;
+  private readonly ctx: RuntimeContext;
+
+  constructor(private readonly call: ResolvedPtfCall) {
+    const collect = makeCollector({ functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix: [] });
+    this.ctx = new RuntimeContext(call.functionName, collect, [], []);
+  }
+
+  poll(out: Output, _max: number): PollResult {
+    if (!this.done) {
+      this.done = true;
+      const ctx = this.ctx;
+      ctx.out = out;
+      ctx.record = NO_RECORD;
+      ctx.inEval = true;
+      try {
+        this.call.fn.evalFn(ctx, {}, { ...this.call.scalars });
+      } catch (e) {
+        if (e instanceof TableError) throw e;
+        throw new ExecutionError(`Process table function '${this.call.functionName}' failed in eval(): ${(e as Error)?.message ?? String(e)}`, { cause: e });
+      } finally {
+        ctx.inEval = false;
+      }
+    }
+    out.watermark(Infinity);
+    out.endInput();
+    return "end";
+  }
+
+  position(): unknown { return this.done; }
+  seek(position: unknown): void { this.done = position === true; }
+  close(): void {}
+}

@@ -1,0 +1,89 @@
+import type { ChangelogModeInfo, Context, SortDirection, TableSemantics } from "../../../ptf/context.js";
+import type { ResolvedTableArg } from "../../../ptf/resolved-call.js";
+import { ExecutionError, TableRuntimeException } from "../../../table/errors.js";
+import type { ChangelogMode } from "../../../table/plan/changelog-mode.js";
+import { modeToString } from "../../../table/plan/changelog-mode.js";
+import { KIND_NAME } from "../../../table/row.js";
+import { DataType } from "../../../table/types/data-type.js";
+import type { Output } from "../../operator.js";
+import type { CollectFn } from "./collector.js";
+
+/** Something `ctx.clearState(name)` can reset: a value state slot or a data view. */
+export interface Clearable {
+  readonly name: string;
+  cleared: boolean;
+}
+
+/** Flink's TableSemantics of one table argument of a call; built once per operator. */
+export class RuntimeTableSemantics implements TableSemantics {
+  private readonly type: DataType;
+  private readonly mode: ChangelogModeInfo;
+
+  constructor(private readonly arg: ResolvedTableArg) {
+    this.type = arg.decl.type ?? new DataType("ROW", false, { fields: arg.schema.columns });
+    const m = arg.changelog;
+    this.mode = Object.freeze({
+      kinds: m.kinds.map((k) => KIND_NAME[k]) as ChangelogModeInfo["kinds"],
+      keyOnlyDeletes: m.keyOnlyDeletes === true,
+      toString: () => modeToString(m as ChangelogMode),
+    });
+  }
+
+  dataType(): DataType { return this.type; }
+  partitionByColumns(): number[] { return [...this.arg.partitionKeys]; }
+  orderByColumns(): number[] { return []; }
+  orderByDirections(): SortDirection[] { return []; }
+  timeColumn(): number { return -1; }
+  changelogMode(): ChangelogModeInfo { return this.mode; }
+}
+
+/**
+ * The `ctx` handed to eval: one object per operator, reused for every call (no allocation per row).
+ * `record` is the current input record (prefix columns of the output come from it) and `out` the
+ * output; both are set by the owner before eval.
+ */
+export class RuntimeContext implements Context<string, string, unknown> {
+  record: readonly unknown[] = [];
+  out!: Output;
+  inEval = false;
+  private readonly semantics: Map<string, RuntimeTableSemantics>;
+
+  constructor(
+    private readonly functionName: string,
+    private readonly collectFn: CollectFn,
+    tables: readonly ResolvedTableArg[],
+    private readonly states: readonly Clearable[],
+  ) {
+    this.semantics = new Map(tables.map((t) => [t.name, new RuntimeTableSemantics(t)]));
+  }
+
+  collect(value: unknown): void {
+    if (!this.inEval) throw new ExecutionError(`collect() of function '${this.functionName}' was called outside eval(); keep no reference to ctx`);
+    this.collectFn(value, this.record, this.out);
+  }
+
+  tableSemanticsFor(argName: string): TableSemantics {
+    const s = this.semantics.get(argName);
+    if (s === undefined) {
+      throw new TableRuntimeException(`Unknown table argument: ${argName}. Table arguments of '${this.functionName}': [${[...this.semantics.keys()].join(", ")}]`);
+    }
+    return s;
+  }
+
+  clearState(stateName: string): void {
+    const s = this.states.find((x) => x.name === stateName);
+    if (s === undefined) {
+      throw new TableRuntimeException(`Unknown state entry: ${stateName}. State entries of '${this.functionName}': [${this.states.map((x) => x.name).join(", ")}]`);
+    }
+    s.cleared = true;
+  }
+
+  clearAllState(): void {
+    for (const s of this.states) s.cleared = true;
+  }
+
+  clearAll(): void {
+    // timers arrive with the time issue; until then clearing all = clearing all state
+    this.clearAllState();
+  }
+}

@@ -1,0 +1,18 @@
+import { Decimal } from "decimal.js";
+
+/**
+ * Copies of state values for checkpoints: a snapshot must not change when eval later mutates the live
+ * objects. Objects keep their prototype (class state, row state with its kind and toString); nested
+ * values are cloned.
+ */
+export function copyValue<T>(v: T): T {
+  if (v === null || typeof v !== "object") return v;
+  if (v instanceof Date) return new Date(v.getTime()) as T;
+  if (Array.isArray(v)) return v.map(copyValue) as T;
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [copyValue(k), copyValue(x)])) as T;
+  if (Decimal.isDecimal(v)) return v; // immutable
+  const proto = Object.getPrototypeOf(v) as object | null;
+  const out = Object.create(proto) as Record<string, unknown>;
+  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k]);
+  return out as T;
+}

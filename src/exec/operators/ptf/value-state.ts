@@ -1,0 +1,144 @@
+import type { ValueStateDecl } from "../../../ptf/state.js";
+import { nullRowMaker } from "./rows.js";
+import { copyValue } from "./state-copy.js";
+import { TtlCleaner } from "./ttl-cleaner.js";
+
+/**
+ * Eager value state of one state entry, for all keys: `Map<key, object>` holding the very objects
+ * `eval` mutates, so the hot path has no copy and no write-back (DESIGN.md: no immer per record).
+ *
+ * Around each eval: `load(key)` returns the stored object or a fresh default; `store(key, obj)` keeps a
+ * fresh object that is not empty, drops an object whose fields are all null (Flink treats it as no
+ * state) and applies `ctx.clearState`. With TTL, a parallel `Map<key, lastWrite>` is kept; an entry is
+ * written when created or changed (Flink's OnCreateAndWrite), expired entries are never returned
+ * (NeverReturnExpired) and a few entries are checked per access so idle keys go away
+ * (incremental cleanup).
+ */
+export class ValueStateSlot {
+  readonly map = new Map<unknown, object>();
+  readonly times: Map<unknown, number> | undefined;
+  private readonly cleaner: TtlCleaner<unknown, number> | undefined;
+  private readonly fresh: () => object;
+  private readonly fields: readonly string[];
+  /** Field values before eval (TTL only): to see whether eval changed the state. */
+  private readonly before: unknown[];
+  private isNew = false;
+  cleared = false;
+
+  constructor(readonly name: string, decl: ValueStateDecl<unknown>, readonly ttl: number) {
+    this.fields = decl.fields;
+    this.fresh = freshFactory(decl);
+    this.before = new Array<unknown>(this.fields.length);
+    if (ttl > 0) {
+      this.times = new Map();
+      this.cleaner = new TtlCleaner(this.times, (_k, t, now) => t + ttl <= now, (k) => { this.map.delete(k); });
+    }
+  }
+
+  load(key: unknown, now: number): object {
+    const times = this.times;
+    // the cleaner may remove this very key, so it runs before the lookup
+    if (times !== undefined) this.cleaner!.step(now);
+    let v = this.map.get(key);
+    if (times !== undefined) {
+      if (v !== undefined && times.get(key)! + this.ttl <= now) {
+        this.map.delete(key);
+        times.delete(key);
+        v = undefined;
+      }
+    }
+    if (v === undefined) {
+      v = this.fresh();
+      this.isNew = true;
+    } else {
+      this.isNew = false;
+    }
+    if (times !== undefined) {
+      const f = this.fields;
+      for (let i = 0; i < f.length; i++) this.before[i] = (v as Record<string, unknown>)[f[i]!];
+    }
+    return v;
+  }
+
+  store(key: unknown, v: object, now: number): void {
+    if (this.cleared) {
+      this.cleared = false;
+      if (!this.isNew) this.remove(key);
+      return;
+    }
+    if (this.isEmpty(v)) {
+      if (!this.isNew) this.remove(key);
+      return;
+    }
+    if (this.isNew) {
+      this.map.set(key, v);
+      this.times?.set(key, now);
+    } else if (this.times !== undefined && this.changed(v)) {
+      this.times.set(key, now);
+    }
+  }
+
+  /** Plain-data copy of all entries for a checkpoint: [key, state, lastWrite][]. */
+  snapshot(): [unknown, object, number | undefined][] {
+    return [...this.map].map(([k, v]) => [k, copyValue(v), this.times?.get(k)]);
+  }
+
+  restore(entries: readonly (readonly [unknown, object, number | undefined])[], now: number): void {
+    for (const [k, v, t] of entries) {
+      this.map.set(k, copyValue(v));
+      // an entry from a checkpoint without TTL starts its TTL at the restore
+      this.times?.set(k, t ?? now);
+    }
+  }
+
+  private remove(key: unknown): void {
+    this.map.delete(key);
+    this.times?.delete(key);
+  }
+
+  private isEmpty(v: object): boolean {
+    const f = this.fields;
+    for (let i = 0; i < f.length; i++) {
+      const x = (v as Record<string, unknown>)[f[i]!];
+      if (x !== null && x !== undefined) return false;
+    }
+    return true;
+  }
+
+  /** Primitive fields compare by value; object fields (arrays, maps, nested rows) count as changed. */
+  private changed(v: object): boolean {
+    const f = this.fields;
+    for (let i = 0; i < f.length; i++) {
+      const x = (v as Record<string, unknown>)[f[i]!];
+      if (x !== this.before[i] || (x !== null && typeof x === "object")) return true;
+    }
+    return false;
+  }
+}
+
+/** A function making a fresh state object: a copy of the defaults, a null row, or `new C()`. */
+function freshFactory(decl: ValueStateDecl<unknown>): () => object {
+  const init = decl.init;
+  if (init.kind === "row") return nullRowMaker(init.type);
+  if (init.kind === "class") {
+    const cls = init.cls;
+    return () => new cls();
+  }
+  const defaults = init.defaults;
+  const keys = Object.keys(defaults);
+  const primitive = keys.every((k) => { const v = defaults[k]; return v === null || typeof v !== "object"; });
+  if (primitive) {
+    // one object literal per fresh key: a stable hidden class, no cloning
+    const body = keys.map((k, i) => `${JSON.stringify(k)}:d[${i}]`).join(",");
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    return new Function("d", `"use strict";return function(){return {${body}};};`)(keys.map((k) => defaults[k])) as () => object;
+  }
+  return () => {
+    const o: Record<string, unknown> = {};
+    for (const k of keys) {
+      const v = defaults[k];
+      o[k] = v === null || typeof v !== "object" ? v : structuredClone(v);
+    }
+    return o;
+  };
+}

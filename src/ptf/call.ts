@@ -1,0 +1,264 @@
+import type { ExprNode } from "../expressions/node.js";
+import { ValidationError } from "../table/errors.js";
+import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../table/plan/changelog-mode.js";
+import { type PlanNode, type ProcessNode, newNodeId } from "../table/plan/nodes.js";
+import type { TableEnvironment } from "../table/table-environment.js";
+import { DataType } from "../table/types/data-type.js";
+import { ResolvedSchema } from "../table/types/resolved-schema.js";
+import { coerceValue, isImplicitlyAssignable } from "../table/types/values.js";
+import type { TableArgDecl } from "./arguments.js";
+import { type BoundValue, bindArguments } from "./call-arguments.js";
+import { evaluateConstant } from "./constant.js";
+import { MAX_TABLE_ARGS, type NamedArg, ProcessTableFunction } from "./function.js";
+import { outputLayout } from "./output-schema.js";
+import type { ResolvedPtfCall, ResolvedTableArg } from "./resolved-call.js";
+import { type SignatureArg, noMatchMessage } from "./signature.js";
+import type { TableArgument } from "./table-arguments.js";
+import { ArgumentTrait, type TableTrait } from "./traits.js";
+import { resolveStateTtls } from "./state-ttl.js";
+import { durationString } from "./ttl.js";
+import { checkUidFormat, deriveUid } from "./uid.js";
+
+const TIME_LATER = "time semantics (`on_time`, timers) arrive with a later issue";
+
+/**
+ * Resolves and validates a PTF call (Flink's SystemTypeInference and the PTF planner rules) and builds
+ * its plan node. `fn` is a function object or a registered name; `implicit` is the table `process`
+ * was called on.
+ */
+export function resolveProcessCall(
+  env: TableEnvironment, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
+): ProcessNode {
+  const { fn, functionName, registered } = resolveFunction(env, fnOrName);
+  if (env.isBatch()) {
+    throw new ValidationError(`Process table function '${functionName}' cannot run in batch mode: PTFs are supported in streaming mode only (as in Flink).`);
+  }
+  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys } : undefined);
+  const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
+
+  // table arguments
+  const inputs: PlanNode[] = [];
+  const tables: ResolvedTableArg[] = [];
+  const signatureArgs = (): SignatureArg[] => [...fn.args, { name: "on_time" }, { name: "uid" }].map((a) => {
+    const v = value(a.name);
+    if (v.kind === "table") return { kind: "table", schema: v.table.node.schema };
+    if (v.kind === "scalar") return { kind: "scalar", type: scalarTypeOf(v, env) };
+    const decl = (a as Partial<NamedArg>).decl;
+    return { kind: "scalar", type: decl?.kind === "scalar" ? decl.type : a.name === "uid" ? new DataType("VARCHAR", true, { length: 1 }) : new DataType("DESCRIPTOR", true) };
+  });
+  for (const a of fn.tableArgs) {
+    const v = value(a.name);
+    const decl = a.decl as TableArgDecl<unknown, TableTrait>;
+    if (v.kind !== "table") throw new ValidationError(`Table expected for argument '${a.name}'.`);
+    if (v.table.env !== env) throw new ValidationError(`Table argument '${a.name}': the table belongs to a different TableEnvironment`);
+    const schema = v.table.node.schema;
+    const keys = v.keys.map((k) => schema.indexOf(k, `PARTITION BY of table argument '${a.name}': column`));
+    if (!decl.setSemantics && keys.length > 0) {
+      throw new ValidationError(
+        `Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the ${a.position}-th operand of table function '${functionName}'. `
+        + `(Table argument '${a.name}' is declared with ROW_SEMANTIC_TABLE.)`,
+      );
+    }
+    if (decl.setSemantics && keys.length === 0 && !decl.has(ArgumentTrait.OPTIONAL_PARTITION_BY)) {
+      throw new ValidationError(`Table argument '${a.name}' requires a PARTITION BY clause for parallel processing.`);
+    }
+    if (decl.type !== undefined) checkTypedTable(functionName, a.name, decl.type, schema, signatureArgs);
+    const changelog = deriveChangelogMode(v.table.node, env.isBatch());
+    if (!isInsertOnly(changelog)) {
+      if (decl.has(ArgumentTrait.SUPPORT_UPDATES)) {
+        throw new ValidationError(`Table argument '${a.name}' of function '${functionName}' receives an updating table (${modeToShortString(changelog)}); updating table arguments (SUPPORT_UPDATES) are not supported yet.`);
+      }
+      throw new ValidationError(
+        `Table argument '${a.name}' of function '${functionName}' receives an updating table (changelog mode ${modeToShortString(changelog)}) `
+        + "but does not declare ArgumentTrait.SUPPORT_UPDATES: StreamPhysicalProcessTableFunction doesn't support consuming update changes",
+      );
+    }
+    tables.push({
+      name: a.name, position: a.position, decl, inputIndex: inputs.length, schema, partitionKeys: keys,
+      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog,
+    });
+    inputs.push(v.table.node);
+  }
+  if (tables.length > MAX_TABLE_ARGS) {
+    throw new ValidationError(`Unsupported table argument count. Currently, the number of input tables is limited to ${MAX_TABLE_ARGS}.`);
+  }
+  checkCoPartitioning(tables);
+
+  // scalar arguments
+  const scalars: Record<string, unknown> = {};
+  for (const a of fn.args) {
+    if (a.decl.kind !== "scalar") continue;
+    const v = value(a.name);
+    const decl = a.decl;
+    if (v.kind === "table") {
+      throw new ValidationError(`Invalid function call to '${functionName}': Invalid argument type at position ${a.position}. Data type ${decl.type} expected but TABLE passed (argument '${a.name}').`);
+    }
+    if (v.kind === "default") {
+      if (!decl.optional) {
+        throw new ValidationError(
+          `Invalid function call to '${functionName}': argument '${a.name}' (position ${a.position}, ${decl.type}) is not optional; pass a value, or declare it with scalarArg(type, { optional: true }).`,
+        );
+      }
+      scalars[a.name] = null;
+      continue;
+    }
+    scalars[a.name] = scalarValue(env, functionName, a, v.node);
+  }
+
+  // on_time: the name is reserved and checked; time semantics arrive with a later issue
+  const onTime = value("on_time");
+  const requiring = tables.find((t) => t.decl.has(ArgumentTrait.REQUIRE_ON_TIME));
+  if (onTime.kind === "table") throw new ValidationError(`Invalid function call to '${functionName}': the \`on_time\` argument takes descriptor("column"), not a table`);
+  if (onTime.kind === "scalar") {
+    if (onTime.node.kind !== "Descriptor") {
+      throw new ValidationError(
+        `Invalid function call to '${functionName}': Invalid argument type at position ${fn.args.length}. Data type DESCRIPTOR expected but ${scalarTypeOf(onTime, env)} passed (argument 'on_time').`,
+      );
+    }
+    const unknown = onTime.node.names.filter((n) => !tables.some((t) => t.schema.has(n)));
+    if (unknown.length > 0) {
+      throw new ValidationError(`Invalid time attribute declaration. Each column in the \`on_time\` argument must reference at least one column in one of the table arguments. Unknown references: [${unknown.join(", ")}]`);
+    }
+    throw new ValidationError(`Function '${functionName}': the \`on_time\` argument is accepted by name, but ${TIME_LATER}.`);
+  }
+  if (requiring) {
+    throw new ValidationError(
+      `Table argument '${requiring.name}' requires a time attribute. Please provide one using the implicit \`on_time\` argument. For example: myFunction(..., on_time => DESCRIPTOR(\`my_timestamp\`)`,
+    );
+  }
+
+  // uid
+  const uidValue = value("uid");
+  let explicitUid: string | undefined;
+  if (uidValue.kind === "table") throw new ValidationError(`Invalid function call to '${functionName}': the \`uid\` argument takes a string, not a table`);
+  if (uidValue.kind === "scalar") {
+    const { value: u } = evaluateConstant(uidValue.node, `argument 'uid' of function '${functionName}'`, env.planContext().resolveFunction);
+    checkUidFormat(u);
+    explicitUid = u as string;
+  }
+  const setSemantics = tables.some((t) => t.setSemantics);
+  const uid = explicitUid ?? (setSemantics ? deriveUid(registered ?? fn.name, functionName) : undefined);
+
+  if (tables.length > 1) {
+    throw new ValidationError(`Function '${functionName}': calls with several table arguments (${tables.map((t) => t.name).join(", ")}) arrive with a later issue.`);
+  }
+
+  const layout = outputLayout(functionName, fn.outputType, tables);
+  const schema = new ResolvedSchema(layout.columns);
+  const call: ResolvedPtfCall = {
+    kind: "ResolvedPtfCall",
+    fn,
+    functionName,
+    uid,
+    explicitUid: explicitUid !== undefined,
+    tables,
+    scalars: Object.freeze(scalars),
+    prefix: layout.prefix,
+    functionColumns: layout.columns.slice(layout.prefixSize),
+    defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
+    describe: () => describeCall(call, binding.values, schema),
+  };
+  return { kind: "Process", id: newNodeId(), schema, inputs, call };
+}
+
+function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
+  if (fnOrName instanceof ProcessTableFunction) return { fn: fnOrName, functionName: fnOrName.displayName, registered: undefined };
+  if (typeof fnOrName === "string") {
+    const entry = env.functions.lookup(fnOrName);
+    if (entry === undefined) {
+      throw new ValidationError(`Function '${fnOrName}' is not registered; register it with env.createFunction("${fnOrName}", F). Known functions: [${env.listUserDefinedFunctions().join(", ")}]`);
+    }
+    if (!(entry.fn instanceof ProcessTableFunction)) {
+      throw new ValidationError(`Function '${entry.name}' is not a process table function; process()/fromCall() need a ProcessTableFunction`);
+    }
+    return { fn: entry.fn, functionName: entry.name, registered: entry.name };
+  }
+  throw new ValidationError(`process/fromCall: expected a ProcessTableFunction or the name of a registered one, got ${String(fnOrName)}`);
+}
+
+function scalarTypeOf(v: BoundValue & { kind: "scalar" }, env: TableEnvironment): DataType {
+  if (v.node.kind === "Descriptor") return new DataType("DESCRIPTOR", false);
+  try {
+    return evaluateConstant(v.node, "argument", env.planContext().resolveFunction).type;
+  } catch {
+    return new DataType("NULL", true);
+  }
+}
+
+/** Type check (implicit casts only), constant evaluation and conversion of one scalar argument. */
+function scalarValue(env: TableEnvironment, functionName: string, a: NamedArg, node: ExprNode): unknown {
+  const decl = a.decl as { type: DataType };
+  const target = decl.type;
+  const where = `argument '${a.name}' of function '${functionName}'`;
+  if (node.kind === "Descriptor") {
+    if (target.root !== "DESCRIPTOR") {
+      throw new ValidationError(`Invalid function call to '${functionName}': Invalid argument type at position ${a.position}. Data type ${target} expected but DESCRIPTOR NOT NULL passed (argument '${a.name}').`);
+    }
+    for (const n of node.names) {
+      if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(n)) throw new ValidationError(`${where}: column alias must be a simple identifier, got '${n}'`);
+    }
+    return Object.freeze({ kind: "ColumnList", names: Object.freeze([...node.names]) });
+  }
+  const { type, value } = evaluateConstant(node, where, env.planContext().resolveFunction);
+  if (type.root === "NULL" || value === null) {
+    if (!target.isNullable) {
+      throw new ValidationError(`Invalid function call to '${functionName}': Invalid argument type at position ${a.position}. Data type ${target} expected but NULL passed (argument '${a.name}').`);
+    }
+    return null;
+  }
+  if (!isImplicitlyAssignable(type.withNullability(true), target.withNullability(true))) {
+    throw new ValidationError(
+      `Invalid function call to '${functionName}': Invalid argument type at position ${a.position}. Data type ${target} expected but ${type} passed. (argument '${a.name}')`,
+    );
+  }
+  return coerceValue(target, value, () => where);
+}
+
+/** Typed table arguments: columns by position, each implicitly castable to the declared field (V-03, V-62). */
+function checkTypedTable(functionName: string, argName: string, type: DataType, schema: ResolvedSchema, signature: () => SignatureArg[]): void {
+  const fields = type.fields;
+  let problem: string | undefined;
+  if (fields.length !== schema.size) {
+    problem = `table argument '${argName}' is typed ${type} with ${fields.length} fields but the table has ${schema.size} columns`;
+  } else {
+    schema.columns.forEach((c, i) => {
+      if (problem === undefined && !isImplicitlyAssignable(c.type.withNullability(true), fields[i]!.type.withNullability(true))) {
+        problem = `column ${i + 1} '${c.name}' of type ${c.type} cannot be passed as field '${fields[i]!.name}' of type ${fields[i]!.type} of table argument '${argName}' (columns are matched by position)`;
+      }
+    });
+  }
+  if (problem !== undefined) throw new ValidationError(`${noMatchMessage(functionName, signature())}: ${problem}`);
+}
+
+/** All tables of a call must be co-partitioned: same number of PARTITION BY columns with the same types. */
+function checkCoPartitioning(tables: readonly ResolvedTableArg[]): void {
+  if (tables.length < 2) return;
+  const sets = tables.map((t) => t.partitionKeys.map((k) => t.schema.columns[k]!.type));
+  const first = sets[0]!;
+  const same = sets.every((s) => s.length === first.length && s.every((t, i) => t.withNullability(true).equals(first[i]!.withNullability(true))));
+  if (!same) {
+    throw new ValidationError(
+      `Invalid PARTITION BY columns. The number of columns and their data types must match across all involved table arguments. Given partition key sets: ${sets.map((s) => `[${s.join(", ")}]`).join(", ")}`,
+    );
+  }
+}
+
+function describeCall(call: ResolvedPtfCall, values: ReadonlyMap<string, BoundValue>, schema: ResolvedSchema): string {
+  const parts = [...call.fn.args.map((a) => a.name), "on_time", "uid"].map((name) => {
+    const t = call.tables.find((x) => x.name === name);
+    if (t) return `TABLE(#${t.inputIndex})${t.partitionKeys.length ? ` PARTITION BY(${t.partitionKeys.map((k) => t.schema.names[k]).join(", ")})` : ""}`;
+    if (name in call.scalars) return formatScalar(call.scalars[name]);
+    if (name === "uid" && call.explicitUid) return `'${call.uid}'`;
+    const v = values.get(name);
+    return v === undefined || v.kind === "default" ? "DEFAULT()" : "?";
+  });
+  const state = resolveStateTtls(call).map((s) => `${s.name}${s.ttl > 0 ? ` ttl=${durationString(s.ttl)}` : ""}`).join(", ");
+  return `invocation=[${call.functionName}(${parts.join(", ")})], uid=[${call.uid ?? "NULL"}]${state ? `, state=[${state}]` : ""}, select=[${schema.names.join(",")}]`;
+}
+
+function formatScalar(v: unknown): string {
+  if (v === null) return "NULL";
+  if (typeof v === "string") return `'${v}'`;
+  if (typeof v === "object" && (v as { kind?: string }).kind === "ColumnList") return `DESCRIPTOR(${(v as { names: string[] }).names.join(", ")})`;
+  return String(v);
+}

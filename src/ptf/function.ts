@@ -1,0 +1,179 @@
+import { ValidationError } from "../table/errors.js";
+import { DataType } from "../table/types/data-type.js";
+import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
+import type { Context } from "./context.js";
+import { type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStateDecl, ValueViewDecl } from "./state.js";
+import { classOf } from "./structured.js";
+import type { TableTrait } from "./traits.js";
+
+/**
+ * Declared arguments by name, in call order. The constraint names only the `kind` so that it gives no
+ * contextual type to `scalarArg(...)`'s own type parameters (which would widen `optional` to boolean).
+ */
+export type ArgDecls = { readonly [name: string]: { readonly kind: "table" | "scalar" } };
+/** Declared state entries by name. */
+export type StateDecls = { readonly [name: string]: { readonly kind: "value" | "valueView" | "listView" | "mapView" } };
+
+/** What `eval` receives for each argument: the row for a table argument, the value for a scalar. */
+export type ArgValues<A> = {
+  readonly [K in keyof A]: A[K] extends TableArgDecl<infer R, TableTrait> ? R
+    : A[K] extends ScalarArgDecl<infer T, infer Opt> ? (Opt extends true ? T | null : T)
+    : never;
+};
+
+/** What `eval` receives for each state entry. */
+export type StateValues<S> = { readonly [K in keyof S]: StateValueOf<S[K]> };
+
+/** Names of the table arguments of a declaration. */
+export type TableArgNames<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, TableTrait> ? K : never }[keyof A] & string;
+
+/** The argument `define` takes. */
+export interface PtfSpec<A, S, O> {
+  /** Name used in messages and as the default `uid` of set-semantics calls that are not made by a registered name. */
+  readonly name?: string;
+  /** Arguments in call order: `tableArg(...)` and `scalarArg(...)`. Omit for a PTF without arguments. */
+  readonly args?: A;
+  /** State entries: `valueState`, `valueView`, `listView`, `mapView`. */
+  readonly state?: S;
+  /** Output type: a scalar type becomes one column `EXPR$0`; a ROW or structured type gives its fields. */
+  readonly output: DataType<O>;
+  /** Called once per input row (once in total for a PTF without table arguments). */
+  eval(ctx: Context<TableArgNames<A>, keyof S & string, O>, state: StateValues<S>, args: ArgValues<A>): void;
+}
+
+/** The untyped eval as the runtime calls it. */
+export type EvalFunction = (ctx: unknown, state: unknown, args: unknown) => void;
+
+/** A declared argument with its name and position. */
+export interface NamedArg {
+  readonly name: string;
+  readonly position: number;
+  readonly decl: ArgDecl;
+}
+
+export interface NamedState {
+  readonly name: string;
+  readonly decl: StateDecl;
+}
+
+/** The implicit arguments every PTF takes after its own (SystemTypeInference). */
+export const SYSTEM_ARGS = ["on_time", "uid"] as const;
+
+/** Flink's limit on table arguments (`table.optimizer.ptf.max-tables`). */
+export const MAX_TABLE_ARGS = 20;
+
+/**
+ * A Process Table Function: a user-defined operator over zero, one or several tables, declared (not
+ * annotated) with its arguments, state, output type and `eval`:
+ *
+ * ```ts
+ * const GreetingWithMemory = ProcessTableFunction.define({
+ *   name: "GreetingWithMemory",
+ *   args: { input: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE) },
+ *   state: { memory: valueState({ counter: 0 }) },
+ *   output: DataTypes.STRING(),
+ *   eval(ctx, { memory }, { input }) {
+ *     memory.counter++;
+ *     ctx.collect(`Hello ${input.name}, your ${memory.counter} time?`);
+ *   },
+ * });
+ * env.fromValues("Bob", "Alice", "Bob").as("name").partitionBy($("name")).process(GreetingWithMemory)
+ * // | +I | Bob | Hello Bob, your 1 time? | ...
+ * ```
+ */
+export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
+  /** Phantom: argument, state and output types for inference at call sites. */
+  declare readonly __args: A;
+  declare readonly __state: S;
+  declare readonly __output: O;
+
+  readonly name: string | undefined;
+  readonly args: readonly NamedArg[];
+  readonly tableArgs: readonly NamedArg[];
+  readonly states: readonly NamedState[];
+  readonly outputType: DataType;
+  readonly evalFn: EvalFunction;
+
+  private constructor(spec: PtfSpec<A, S, O>) {
+    if (spec === null || typeof spec !== "object") throw new ValidationError("ProcessTableFunction.define needs a declaration object");
+    if (spec.name !== undefined && (typeof spec.name !== "string" || spec.name === "")) {
+      throw new ValidationError("ProcessTableFunction.define: name must be a non-empty string");
+    }
+    this.name = spec.name;
+    const what = `process table function${spec.name ? ` '${spec.name}'` : ""}`;
+    if (typeof spec.eval !== "function") throw new ValidationError(`${what}: eval must be a function`);
+    if (!(spec.output instanceof DataType)) throw new ValidationError(`${what}: output must be a data type, e.g. DataTypes.STRING()`);
+    this.outputType = spec.output;
+    this.evalFn = spec.eval as unknown as EvalFunction;
+    this.args = Object.entries((spec.args ?? {}) as Record<string, unknown>).map(([name, decl], position) => {
+      if (!(decl instanceof TableArgDecl) && !(decl instanceof ScalarArgDecl)) {
+        throw new ValidationError(`${what}: argument '${name}' must be declared with tableArg(...) or scalarArg(...)`);
+      }
+      return { name, position, decl };
+    });
+    this.tableArgs = this.args.filter((a) => a.decl.kind === "table");
+    this.states = Object.entries((spec.state ?? {}) as Record<string, unknown>).map(([name, decl]) => {
+      if (!(decl instanceof ValueStateDecl || decl instanceof ValueViewDecl || decl instanceof ListViewDecl || decl instanceof MapViewDecl)) {
+        throw new ValidationError(`${what}: state entry '${name}' must be declared with valueState, valueView, listView or mapView`);
+      }
+      return { name, decl };
+    });
+    validateSignature(this, what);
+    Object.freeze(this);
+  }
+
+  /** Declares a PTF; argument, state and output types are inferred for `eval` and for calls. */
+  static define<A extends ArgDecls = {}, S extends StateDecls = {}, O = unknown>(spec: PtfSpec<A, S, O>): ProcessTableFunction<A, S, O> {
+    return new ProcessTableFunction<A, S, O>(spec);
+  }
+
+  /** Whether the output is a ROW or structured type (fields) rather than a scalar (`EXPR$0`). */
+  get hasRowOutput(): boolean {
+    return this.outputType.root === "ROW";
+  }
+
+  /** Name for messages: the declared name or `<anonymous>`. */
+  get displayName(): string {
+    return this.name ?? "<anonymous>";
+  }
+
+  arg(name: string): NamedArg | undefined {
+    return this.args.find((a) => a.name === name);
+  }
+
+  toString(): string {
+    return `ProcessTableFunction(${this.displayName})`;
+  }
+}
+
+/** Flink's signature rules (SystemTypeInference, StaticArgument), checked when the function is declared. */
+function validateSignature(f: ProcessTableFunction<unknown, unknown, unknown>, what: string): void {
+  if (f.args.some((a) => (SYSTEM_ARGS as readonly string[]).includes(a.name))) {
+    throw new ValidationError(`Function signature must not declare system arguments. Reserved argument names are: [${SYSTEM_ARGS.join(", ")}]`);
+  }
+  for (const a of f.tableArgs) {
+    const d = a.decl as TableArgDecl<unknown, TableTrait>;
+    if (d.optional) throw new ValidationError("Table arguments must not be optional.");
+    if (d.type !== undefined && d.type.root !== "ROW") {
+      throw new ValidationError(`${what}: table argument '${a.name}' must be typed with a ROW or structured type, got ${d.type}`);
+    }
+  }
+  if (f.tableArgs.length > 1) {
+    if (f.tableArgs.some((a) => !(a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
+      throw new ValidationError("All table arguments must use set semantics if multiple table arguments are declared.");
+    }
+    if (f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).has("PASS_COLUMNS_THROUGH"))) {
+      throw new ValidationError("Pass-through columns are not supported if multiple table arguments are declared.");
+    }
+  }
+  if (f.states.length > 0 && !f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
+    throw new ValidationError(
+      `${what}: state entry '${f.states[0]!.name}' needs a table argument with SET_SEMANTIC_TABLE: state is kept per PARTITION BY key`
+      + (f.tableArgs.length === 0 ? " and a PTF without table arguments is evaluated only once" : ", and rows of a row-semantics table are independent"),
+    );
+  }
+  if (f.outputType.root === "ROW") {
+    const cls = classOf(f.outputType);
+    if (cls !== undefined && typeof cls !== "function") throw new ValidationError(`${what}: invalid structured output type`);
+  }
+}

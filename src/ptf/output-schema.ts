@@ -1,0 +1,50 @@
+import { ValidationError } from "../table/errors.js";
+import type { DataType } from "../table/types/data-type.js";
+import type { Column } from "../table/types/resolved-schema.js";
+import type { ResolvedTableArg } from "./resolved-call.js";
+
+/**
+ * The output layout of a PTF call (FLINK-SEMANTICS rules 1-2, Flink's SystemOutputStrategy):
+ * `[all columns of the PASS_COLUMNS_THROUGH table] or [PARTITION BY columns of each set-semantics
+ * table, in argument order] + [function output] (+ rowtime once on_time exists)`. A scalar output is
+ * one column `EXPR$0`; a ROW gives its fields (ROW<> gives none). Duplicate names get a counter suffix
+ * starting at 0 (`name`, `name0`, `name1`). At least one column must remain.
+ */
+export interface OutputLayout {
+  readonly columns: Column[];
+  readonly prefix: "none" | "keys" | "all";
+  /** Number of leading prefix columns. */
+  readonly prefixSize: number;
+}
+
+export function functionFields(outputType: DataType): Column[] {
+  if (outputType.root !== "ROW") return [{ name: "EXPR$0", type: outputType }];
+  return outputType.fields.map((f) => ({ name: f.name, type: f.type }));
+}
+
+export function outputLayout(functionName: string, outputType: DataType, tables: readonly ResolvedTableArg[]): OutputLayout {
+  const pass = tables.find((t) => t.passThrough);
+  let prefixCols: Column[];
+  let prefix: OutputLayout["prefix"];
+  if (pass) {
+    prefixCols = [...pass.schema.columns];
+    prefix = "all";
+  } else {
+    prefixCols = tables.filter((t) => t.setSemantics).flatMap((t) => t.partitionKeys.map((k) => t.schema.columns[k]!));
+    prefix = prefixCols.length > 0 ? "keys" : "none";
+  }
+  const all = [...prefixCols, ...functionFields(outputType)];
+  if (all.length === 0) throw new ValidationError(`Function '${functionName}' must produce at least one output column.`);
+  return { columns: uniqueNames(all), prefix, prefixSize: prefixCols.length };
+}
+
+/** Flink's makeFieldNamesUnique: the first `x` stays, later ones become `x0`, `x1`, ... */
+export function uniqueNames(columns: readonly Column[]): Column[] {
+  const seen = new Map<string, number>();
+  return columns.map((c) => {
+    const n = seen.get(c.name);
+    const next = n === undefined ? -1 : n + 1;
+    seen.set(c.name, next);
+    return next < 0 ? c : { name: `${c.name}${next}`, type: c.type };
+  });
+}

@@ -1,0 +1,49 @@
+import type { ChangelogMode } from "../table/plan/changelog-mode.js";
+import type { Column, ResolvedSchema } from "../table/types/resolved-schema.js";
+import type { TableArgDecl } from "./arguments.js";
+import type { ProcessTableFunction } from "./function.js";
+import type { TableTrait } from "./traits.js";
+
+/** A table argument of a resolved call. `inputIndex` is its position in `ProcessNode.inputs`. */
+export interface ResolvedTableArg {
+  readonly name: string;
+  /** Position among the declared arguments (for messages: "the 0-th operand"). */
+  readonly position: number;
+  readonly decl: TableArgDecl<unknown, TableTrait>;
+  readonly inputIndex: number;
+  /** Schema of the table that was passed. */
+  readonly schema: ResolvedSchema;
+  /** Positions of the PARTITION BY columns in `schema`. */
+  readonly partitionKeys: readonly number[];
+  readonly setSemantics: boolean;
+  readonly passThrough: boolean;
+  readonly changelog: ChangelogMode;
+}
+
+/**
+ * A PTF call after validation: what the planner and the operator need. Carried by `ProcessNode.call`.
+ */
+export interface ResolvedPtfCall {
+  readonly kind: "ResolvedPtfCall";
+  readonly fn: ProcessTableFunction<unknown, unknown, unknown>;
+  /** The name used in messages: the registered name, else the declared name, else `<anonymous>`. */
+  readonly functionName: string;
+  /** Unique identifier of the call's state (set semantics only). */
+  readonly uid: string | undefined;
+  readonly explicitUid: boolean;
+  readonly tables: readonly ResolvedTableArg[];
+  /** Values of the scalar arguments, by name (DEFAULT of an optional argument = null). */
+  readonly scalars: Readonly<Record<string, unknown>>;
+  /** What comes before the function's columns: nothing, the PARTITION BY keys, or all input columns. */
+  readonly prefix: "none" | "keys" | "all";
+  /** The function's own output columns (after making names unique). */
+  readonly functionColumns: readonly Column[];
+  /** `table.exec.state.ttl` as configured when the job is planned. */
+  readonly defaultStateTtl: () => string | undefined;
+  /** For explain(): `invocation=[...], uid=[...], select=[...]`. */
+  describe(): string;
+}
+
+export function isResolvedPtfCall(x: unknown): x is ResolvedPtfCall {
+  return typeof x === "object" && x !== null && (x as { kind?: unknown }).kind === "ResolvedPtfCall";
+}

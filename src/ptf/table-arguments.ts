@@ -1,0 +1,92 @@
+import type { TableTypeError } from "../expressions/type-level.js";
+import type { Expression } from "../expressions/expression.js";
+import type { ColumnNames } from "../expressions/type-level.js";
+import { ValidationError } from "../table/errors.js";
+import type { PlanNode } from "../table/plan/nodes.js";
+import { Table, type ChangelogKind } from "../table/table.js";
+import type { TableEnvironment } from "../table/table-environment.js";
+import { resolveProcessCall } from "./call.js";
+import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessOutput, TableArgType } from "./typing.js";
+
+/** What a table argument needs from a Table: its environment and plan. */
+export interface TableLike {
+  readonly env: TableEnvironment;
+  readonly node: PlanNode;
+}
+
+/**
+ * A table passed to a PTF by name: `table.asArgument("r")` or
+ * `table.partitionBy($("name")).asArgument("r")`, for `env.fromCall(F, ...)`.
+ */
+export class TableArgument<S = unknown, K extends string = string, N extends string = string> implements TableArgType<S, K> {
+  readonly kind = "TableArgument" as const;
+  declare readonly __tableArg: { readonly schema: S; readonly keys: K };
+  declare readonly __argName: N;
+  constructor(
+    readonly name: N | undefined,
+    readonly table: TableLike,
+    /** PARTITION BY column names (empty: no PARTITION BY). */
+    readonly partitionKeys: readonly string[],
+  ) {
+    Object.freeze(this);
+  }
+}
+
+/** partitionBy items must be column references of the table. */
+export type CheckPartitionKeys<S, A extends readonly unknown[]> = {
+  [I in keyof A]: A[I] extends Expression<infer N>
+    ? N extends { readonly col: infer C } ? (C extends keyof S ? unknown : TableTypeError<`column '${C & string}' is not in [${ColumnNames<S>}]`>)
+      : TableTypeError<"partitionBy takes column references $(\"name\")">
+    : TableTypeError<"partitionBy takes column references $(\"name\")">;
+};
+
+export type PartitionKeyNames<A extends readonly unknown[]> = {
+  [I in keyof A]: A[I] extends Expression<infer N> ? (N extends { readonly col: infer C extends string } ? C : never) : never;
+}[number];
+
+/** Reads the column names of partitionBy(...) items, with a message naming a bad one. */
+export function partitionKeyNames(table: TableLike, keys: readonly unknown[]): string[] {
+  if (keys.length === 0) throw new ValidationError("partitionBy needs at least one column, e.g. partitionBy($(\"name\"))");
+  const names = keys.map((k, i) => {
+    const node = (k as { node?: { kind?: string; name?: string } } | null)?.node;
+    if (!node || node.kind !== "Column") {
+      throw new ValidationError(`partitionBy: argument ${i + 1} must be a column reference $("name"), got ${node ? node.kind : String(k)}`);
+    }
+    table.node.schema.indexOf(node.name!, "partitionBy: column");
+    return node.name!;
+  });
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) throw new ValidationError(`partitionBy: column '${dup}' is given more than once`);
+  return names;
+}
+
+/**
+ * A table with PARTITION BY keys, ready to be passed to a set-semantics PTF: `process(F, ...)` or
+ * `asArgument("name")` for `env.fromCall`.
+ *
+ * ```ts
+ * names.partitionBy($("name")).process(GreetingWithMemory)   // columns: name | EXPR$0
+ * ```
+ */
+export class PartitionedTable<S extends object = Record<string, unknown>, K extends string = string, M extends ChangelogKind = ChangelogKind>
+  implements TableArgType<S, K> {
+  declare readonly __tableArg: { readonly schema: S; readonly keys: K };
+  declare readonly __mode: M;
+
+  constructor(readonly table: Table<S, M>, readonly keys: readonly string[]) {
+    Object.freeze(this);
+  }
+
+  /** Calls a PTF (object or registered name) with this table as its table argument. */
+  process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
+    fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
+  ): Table<ProcessOutput<F, S, K>, "append"> {
+    const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys));
+    return new Table(this.table.env, node);
+  }
+
+  /** This partitioned table as the named table argument `name` of a call. */
+  asArgument<const N extends string>(name: N): TableArgument<S, K, N> {
+    return new TableArgument(name, this.table, this.keys);
+  }
+}

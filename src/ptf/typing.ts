@@ -1,0 +1,78 @@
+/**
+ * Type-level half of PTF calls: the output schema of `process(...)` / `fromCall(...)` and the checks of
+ * named arguments. The runtime half (the same rules on real schemas) is output-schema.ts.
+ */
+import type { ArgumentExpression } from "../expressions/expression.js";
+import type { TableTypeError } from "../expressions/type-level.js";
+import type { Flatten } from "../table/typing.js";
+import type { TableArgDecl } from "./arguments.js";
+import type { IsScalarOutput } from "./context.js";
+import type { ProcessTableFunction } from "./function.js";
+import type { TableTrait } from "./traits.js";
+
+/** Any declared PTF. */
+export type AnyProcessTableFunction = ProcessTableFunction<unknown, unknown, unknown>;
+
+/** Union of the traits of all table arguments of a declaration (one table argument until multi-input). */
+type TableTraitsOf<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, infer T> ? T : never }[keyof A];
+
+/** Names a call may use: declared arguments plus the implicit `on_time` and `uid`. */
+export type ArgNamesOf<F> = F extends ProcessTableFunction<infer A, unknown, unknown> ? (keyof A & string) | "on_time" | "uid" : string;
+
+/** Columns the function itself produces: `EXPR$0` for a scalar output, else the fields of the row. */
+export type FunctionColumns<O> =
+  IsScalarOutput<O> extends true ? { EXPR$0: O }
+  : { [P in keyof NonNullable<O> as NonNullable<O>[P] extends (...args: never[]) => unknown ? never : P]: NonNullable<O>[P] };
+
+/** Columns put in front of the function's output: all (pass-through), the PARTITION BY keys (set semantics) or none. */
+type PrefixColumns<T, S, K extends string> =
+  [T] extends [never] ? {}
+  : "PASS_COLUMNS_THROUGH" extends T ? S
+  : "SET_SEMANTIC_TABLE" extends T ? Pick<S, K & keyof S>
+  : {};
+
+/** Flink makes duplicate names unique with a counter (`name`, `name0`); the common case of one duplicate. */
+type Merge<P, O> = P & { [F in keyof O as F extends keyof P ? `${F & string}0` : F]: O[F] };
+
+/** The schema of a PTF call's result over a table with schema S partitioned by K. */
+export type ProcessOutput<F, S, K extends string> =
+  F extends ProcessTableFunction<infer A, unknown, infer O>
+    ? Flatten<Merge<PrefixColumns<TableTraitsOf<A>, S, K>, FunctionColumns<O>>>
+    : Record<string, unknown>;
+
+/** A table passed to a call: positional (`Table`, `PartitionedTable`) or named (`asArgument`). Carries S and K. */
+export interface TableArgType<S, K extends string> {
+  readonly __tableArg: { readonly schema: S; readonly keys: K };
+}
+
+type TableOf<A extends readonly unknown[]> = {
+  [I in keyof A]: A[I] extends TableArgType<infer S, infer K> ? [S, K]
+    : A[I] extends { readonly __schema: infer S; readonly __mode: unknown } ? [S, never] : never;
+}[number];
+
+/** Output schema of `env.fromCall(F, ...args)`: uses the (single) table among the arguments, if any. */
+export type FromCallOutput<F, A extends readonly unknown[]> =
+  [TableOf<A>] extends [never] ? ProcessOutput<F, {}, never>
+  : TableOf<A> extends [infer S, infer K extends string] ? ProcessOutput<F, S, K> : Record<string, unknown>;
+
+/** Rejects named arguments the function does not declare (a typo must not vanish). */
+export type CheckCallArgs<F, A extends readonly unknown[]> = {
+  [I in keyof A]: A[I] extends ArgumentExpression<infer N, unknown> | { readonly __argName: infer N }
+    ? (N extends ArgNamesOf<F> ? unknown : TableTypeError<`unknown argument '${N & string}'`>)
+    : unknown;
+};
+
+/**
+ * An updating table (`"retract"` / `"upsert"`) passed to a table argument without SUPPORT_UPDATES is a
+ * compile error (Flink fails at planning: V-27). A table whose mode is not known statically is checked
+ * when the call is planned.
+ */
+export type CheckUpdatingInput<M, F> =
+  [M] extends ["append"] ? unknown
+  : "append" extends M ? unknown
+  : F extends ProcessTableFunction<infer A, unknown, unknown>
+    ? ("SUPPORT_UPDATES" extends TableTraitsOf<A> ? unknown
+      : TableTypeError<"an updating table needs a table argument declared with ArgumentTrait.SUPPORT_UPDATES">)
+    : unknown;
+
+export type { TableTrait };

@@ -1,0 +1,43 @@
+// Helpers of the PTF tests: Flink's AppendProcessTableFunctionBase (output `ROW<out STRING>` and
+// emitObjects rendering `{o1, o2}` the way Java's Row.toString renders its fields) and Flink's shared
+// test tables (FLINK-CASES §1).
+import { untypedJavaString } from "../../src/table/types/format.js";
+import { DataTypes, EnvironmentSettings, Row, TableEnvironment } from "../../src/index.js";
+import type { Context } from "../../src/index.js";
+
+/** Flink's AppendBase output type. */
+export const OUT = DataTypes.ROW(DataTypes.FIELD("out", DataTypes.STRING()));
+export type Out = { out: string | null };
+
+/** Renders one object like Java's `String.valueOf` inside Row.toString: rows `+I[Bob, 12]`, lists `[0]`, null `null`. */
+export function javaString(o: unknown): string {
+  return untypedJavaString(o);
+}
+
+/** Emits one row whose `out` is `{o1, o2, ...}` (Flink's collectObjects). */
+export function emitObjects(ctx: Context<string, string, Out>, ...objects: unknown[]): void {
+  ctx.collect({ out: `{${objects.map(javaString).join(", ")}}` });
+}
+
+export function streamingEnv(): TableEnvironment {
+  return TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+}
+
+/** BASIC_VALUES: view t (name, score) = (Bob, 12), (Alice, 42). */
+export function basicValues(env: TableEnvironment) {
+  const t = env.fromValues(Row.of("Bob", 12), Row.of("Alice", 42)).as("name", "score");
+  env.createTemporaryView("t", t as never);
+  return t;
+}
+
+/** MULTI_VALUES: view t (name, score) = Bob 12, Alice 42, Bob 99, Bob 100, Alice 400. */
+export function multiValues(env: TableEnvironment) {
+  const t = env.fromValues(Row.of("Bob", 12), Row.of("Alice", 42), Row.of("Bob", 99), Row.of("Bob", 100), Row.of("Alice", 400)).as("name", "score");
+  env.createTemporaryView("t", t as never);
+  return t;
+}
+
+/** The multiset of a changelog, for Flink's `containsExactlyInAnyOrder` assertions. */
+export function sorted(rows: readonly string[]): string[] {
+  return [...rows].sort();
+}
