@@ -20,3 +20,22 @@ export interface SourceReader {
   seek(position: unknown): void;
   close(): void;
 }
+
+/**
+ * The Sink contract shared by every connector: a writer that receives a job's changelog, one record at
+ * a time, synchronously inside the job (no Promise per record). A writer buffers as it likes; what it
+ * has been given is complete records only, so stopping between two calls never leaves half a record.
+ */
+export interface SinkWriter {
+  /** Called once before the first record. */
+  open(): void;
+  /** One record (positional values in the sink's column order) with its numeric row kind. */
+  write(kind: number, row: readonly unknown[]): void;
+  /**
+   * Ends the writer: makes every record written so far durable and visible (commits in-progress files)
+   * and releases resources. Called at end of input and when the job is cancelled or fails; never twice.
+   */
+  close(): void;
+  /** Number of records written (the insert result reports it). */
+  written(): number;
+}

@@ -1,0 +1,46 @@
+import type { SinkWriter, SourceReader } from "../exec/source.js";
+import { ValidationError } from "../table/errors.js";
+import type { JobSettings } from "../table/executor.js";
+import type { ConnectorSpec, ConnectorTable } from "../table/table-descriptor.js";
+
+/**
+ * A connector: the planning-time spec (options, capabilities; see table-descriptor.ts) plus the run-time
+ * factories of its reader and writer, behind the one Source/Sink contract of exec/source.ts.
+ */
+export interface Connector extends ConnectorSpec {
+  /** A reader producing the table's physical columns, in order; computed columns and watermarks are added around it. */
+  createReader?(table: ConnectorTable, settings: JobSettings): SourceReader;
+  /** A writer for the table's physical columns, in order. */
+  createWriter?(table: ConnectorTable, settings: JobSettings): SinkWriter;
+}
+
+const runtimes = new Map<string, Connector>();
+
+export function registerConnectorRuntime(c: Connector): void {
+  runtimes.set(c.name, c);
+}
+
+export function connectorRuntime(name: string): Connector {
+  const c = runtimes.get(name);
+  if (!c) throw new Error(`tablestream: no run-time for connector '${name}' (connectors are installed by index.ts)`);
+  return c;
+}
+
+/** Reads an integer option; a ValidationError names the option and the table when it is not one. */
+export function intOption(table: ConnectorTable, key: string, min: number, fallback?: number): number | undefined {
+  const v = table.options.get(key);
+  if (v === undefined) return fallback;
+  if (!/^-?\d+$/.test(v.trim()) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
+    throw new ValidationError(`option '${key}' of table '${table.tableName}' must be a whole number ≥ ${min}, got '${v}'`);
+  }
+  return Number(v);
+}
+
+/** Reads a boolean option ('true' / 'false', case-insensitive). */
+export function boolOption(table: ConnectorTable, key: string, fallback: boolean): boolean {
+  const v = table.options.get(key);
+  if (v === undefined) return fallback;
+  const l = v.trim().toLowerCase();
+  if (l !== "true" && l !== "false") throw new ValidationError(`option '${key}' of table '${table.tableName}' must be 'true' or 'false', got '${v}'`);
+  return l === "true";
+}

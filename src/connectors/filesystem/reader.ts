@@ -1,0 +1,284 @@
+import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Output } from "../../exec/operator.js";
+import type { PollResult, SourceReader } from "../../exec/source.js";
+import { ExecutionError } from "../../table/errors.js";
+import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { DataType } from "../../table/types/data-type.js";
+import { decodeJson, decodeText, FieldError } from "./codec.js";
+import { CsvParser } from "./csv-parser.js";
+import type { CsvFormat, FileFormat } from "./format.js";
+
+/** Records read ahead of the job, per source; the file stream pauses beyond this. */
+const READ_AHEAD = 8192;
+
+/** One unit read from a file: a parsed record, or a syntax error the parser reported. */
+type Item =
+  | { readonly kind: "record"; readonly line: number; readonly fields: readonly (string | null)[] | Record<string, unknown> }
+  | { readonly kind: "malformed"; readonly line: number; readonly column?: number; readonly message: string };
+
+/** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
+export function listFiles(path: string, table: string): string[] {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new ExecutionError(`filesystem table '${table}': path '${path}' does not exist`);
+  }
+  if (st.isFile()) return [resolve(path)];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith(".") || name.startsWith("_")) continue;
+      const p = join(dir, name);
+      const s = statSync(p);
+      if (s.isDirectory()) walk(p);
+      else if (s.isFile()) out.push(resolve(p));
+    }
+  };
+  walk(path);
+  return out;
+}
+
+/**
+ * Reads the files of a filesystem table, one after the other, as CSV or JSON Lines, checked against the
+ * table's physical columns. A pump reads ahead asynchronously (streams, nothing loaded whole); `poll`
+ * converts and emits synchronously and returns a Promise only when the pump has nothing ready.
+ * A malformed line fails the job with a message naming the file, the line and the column — or, with
+ * `csv.ignore-parse-errors` / `json.ignore-parse-errors`, is skipped and counted (reported on stderr
+ * when the table has been read).
+ */
+export class FileSourceReader implements SourceReader {
+  private readonly files: string[];
+  private fileIndex = -1;
+  private file = "";
+  private queue: Item[] = [];
+  private head = 0;
+  private fileRead = true;
+  private failure: unknown;
+  private closed = false;
+  private stream: ReadStream | undefined;
+  private dataWaiter: (() => void) | undefined;
+  private spaceWaiter: (() => void) | undefined;
+  private recordsInFile = 0;
+  /** Records of the current file to drop (re-reading it after a restore), and of the file a seek names. */
+  private skipTo = 0;
+  private pendingSkip = 0;
+  private skipped = 0;
+  private firstSkip: string | undefined;
+  private readonly types: readonly DataType[];
+  private readonly names: readonly string[];
+
+  constructor(private readonly table: ConnectorTable, private readonly format: FileFormat) {
+    const path = table.options.get("path")!;
+    this.files = listFiles(path, table.tableName);
+    this.types = table.physical.types;
+    this.names = table.physical.names;
+  }
+
+  /** Malformed lines skipped so far (with `*.ignore-parse-errors`). */
+  skippedLines(): number {
+    return this.skipped;
+  }
+
+  poll(out: Output, max: number): PollResult {
+    if (this.closed) return "end";
+    let n = 0;
+    while (n < max) {
+      if (this.failure !== undefined) throw this.failure;
+      if (this.head < this.queue.length) {
+        const item = this.queue[this.head]!;
+        this.queue[this.head++] = undefined as never;
+        if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0; }
+        if (this.spaceWaiter && this.queue.length - this.head < READ_AHEAD / 2) { const w = this.spaceWaiter; this.spaceWaiter = undefined; w(); }
+        const row = this.convert(item);
+        if (row === undefined) continue;
+        if (this.recordsInFile++ < this.skipTo) continue;
+        out.record(0, row);
+        n++;
+        continue;
+      }
+      if (!this.fileRead) return new Promise<void>((resolve) => { this.dataWaiter = resolve; });
+      if (this.fileIndex + 1 >= this.files.length) return this.end(out);
+      this.startFile(++this.fileIndex);
+    }
+    return "more";
+  }
+
+  private end(out: Output): "end" {
+    this.closed = true;
+    if (this.skipped > 0) {
+      process.stderr.write(`tablestream: filesystem table '${this.table.tableName}' skipped ${this.skipped} malformed line${this.skipped === 1 ? "" : "s"} (${this.format.kind}.ignore-parse-errors); the first: ${this.firstSkip}\n`);
+    }
+    out.watermark(Infinity);
+    out.endInput();
+    return "end";
+  }
+
+  private where(line: number, column?: number): string {
+    const col = column === undefined ? "" : `, column ${column} ('${this.names[column - 1]}')`;
+    return `file '${this.file}', line ${line}${col}`;
+  }
+
+  /** An item as a row, or undefined when it is skipped; throws when malformed and not ignored. */
+  private convert(item: Item): unknown[] | undefined {
+    if (item.kind === "malformed") {
+      const named = this.format.kind === "csv" && item.column !== undefined && item.column <= this.names.length;
+      return this.malformed(`${named ? this.where(item.line, item.column) : `${this.where(item.line)}${item.column !== undefined ? `, column ${item.column}` : ""}`}: ${item.message}`);
+    }
+    const types = this.types;
+    const row = new Array<unknown>(types.length);
+    let i = 0;
+    try {
+      if (Array.isArray(item.fields)) {
+        const fields = item.fields as readonly (string | null)[];
+        if (fields.length !== types.length) {
+          return this.malformed(`${this.where(item.line)}: expected ${types.length} field(s) [${this.names.join(", ")}], got ${fields.length}`);
+        }
+        const f = this.format as CsvFormat;
+        for (; i < types.length; i++) {
+          const s = fields[i]!;
+          row[i] = s === null ? null : decodeText(types[i]!, s, f);
+          if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+        }
+      } else {
+        const obj = item.fields as Record<string, unknown>;
+        const failOnMissing = this.format.kind === "json" && this.format.failOnMissingField;
+        for (; i < types.length; i++) {
+          const v = obj[this.names[i]!];
+          if (v === undefined && failOnMissing) throw new FieldError("the field is missing (json.fail-on-missing-field)");
+          row[i] = decodeJson(types[i]!, v === undefined ? null : v);
+          if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      return this.malformed(`${this.where(item.line, i + 1)}: ${e.message}`);
+    }
+    return row;
+  }
+
+  private malformed(message: string): undefined {
+    if (!this.format.ignoreParseErrors) {
+      throw new ExecutionError(`filesystem table '${this.table.tableName}': ${message}${this.format.kind === "csv" ? " (set 'csv.ignore-parse-errors' to skip such lines)" : " (set 'json.ignore-parse-errors' to skip such lines)"}`);
+    }
+    this.skipped++;
+    this.firstSkip ??= message;
+    return undefined;
+  }
+
+  /** Starts the pump of file `i`. */
+  private startFile(i: number): void {
+    this.file = this.files[i]!;
+    this.fileRead = false;
+    this.recordsInFile = 0;
+    this.skipTo = this.pendingSkip;
+    this.pendingSkip = 0;
+    const stream = createReadStream(this.file, { encoding: "utf8" });
+    this.stream = stream;
+    const items = this.format.kind === "csv" ? csvItems(stream, this.format, this.types.length) : jsonItems(stream);
+    void this.pump(items);
+  }
+
+  private async pump(batches: AsyncIterable<Item[]>): Promise<void> {
+    try {
+      for await (const batch of batches) {
+        if (this.closed) return;
+        for (const item of batch) this.queue.push(item);
+        this.wakeReader();
+        if (this.queue.length - this.head >= READ_AHEAD) await new Promise<void>((resolve) => { this.spaceWaiter = resolve; });
+      }
+    } catch (e) {
+      if (!this.closed) this.failure = e instanceof ExecutionError ? e : new ExecutionError(`filesystem table '${this.table.tableName}': cannot read file '${this.file}': ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    } finally {
+      this.fileRead = true;
+      this.wakeReader();
+    }
+  }
+
+  private wakeReader(): void {
+    const w = this.dataWaiter;
+    if (w) { this.dataWaiter = undefined; w(); }
+  }
+
+  /** The file being read and the records of it already emitted (checkpoints). */
+  position(): unknown {
+    return { file: this.fileIndex, records: this.recordsInFile };
+  }
+
+  /** Continues at a position: the file is read again from its start and the emitted records skipped. */
+  seek(position: unknown): void {
+    const p = position as { file: number; records: number };
+    this.fileIndex = p.file - 1;
+    this.pendingSkip = p.records;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stream?.destroy();
+    this.wakeReader();
+    const w = this.spaceWaiter;
+    if (w) { this.spaceWaiter = undefined; w(); }
+  }
+}
+
+/** CSV records of a stream in batches (one per chunk read), with the line each starts on. */
+async function* csvItems(stream: ReadStream, f: CsvFormat, width: number): AsyncGenerator<Item[]> {
+  let batch: Item[] = [];
+  const parser = new CsvParser(
+    { delimiter: f.delimiter, quote: f.quote, escape: f.escape, comments: f.comments, nullLiteral: f.nullLiteral },
+    (fields, line) => {
+      // an empty line is a record of one NULL only where the table has one column
+      if (width > 1 && fields.length === 1 && fields[0] === null) return;
+      batch.push({ kind: "record", line, fields });
+    },
+    (line, column, message) => { batch.push({ kind: "malformed", line, column, message: `malformed CSV: ${message}` }); },
+  );
+  for await (const chunk of stream) {
+    parser.push(chunk as string);
+    if (batch.length) { yield batch; batch = []; }
+  }
+  parser.end();
+  if (batch.length) yield batch;
+}
+
+/** JSON Lines in batches: one object per non-blank line. */
+async function* jsonItems(stream: ReadStream): AsyncGenerator<Item[]> {
+  let rest = "";
+  let line = 0;
+  const parseLine = (text: string, out: Item[]) => {
+    line++;
+    const t = text.endsWith("\r") ? text.slice(0, -1) : text;
+    if (t.trim() === "") return;
+    let v: unknown;
+    try {
+      v = JSON.parse(t);
+    } catch (e) {
+      const msg = (e as Error).message;
+      const pos = /position (\d+)/.exec(msg);
+      out.push({ kind: "malformed", line, ...(pos ? { column: Number(pos[1]) + 1 } : {}), message: `malformed JSON: ${msg}` });
+      return;
+    }
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      out.push({ kind: "malformed", line, message: `expected a JSON object, got ${t.length > 40 ? t.slice(0, 40) + "..." : t}` });
+      return;
+    }
+    out.push({ kind: "record", line, fields: v as Record<string, unknown> });
+  };
+  for await (const chunk of stream) {
+    const text = rest + (chunk as string);
+    const out: Item[] = [];
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+      parseLine(text.slice(start, nl), out);
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (out.length) yield out;
+  }
+  if (rest !== "") {
+    const out: Item[] = [];
+    parseLine(rest, out);
+    yield out;
+  }
+}

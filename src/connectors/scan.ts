@@ -1,0 +1,85 @@
+import { CodegenContext, type FunctionResolver, compileExpr } from "../expressions/compile.js";
+import type { Output } from "../exec/operator.js";
+import type { PollResult, SourceReader } from "../exec/source.js";
+import { WatermarkGenerator } from "../exec/sources/watermark-generator.js";
+import type { SourceScanNode } from "../table/plan/nodes.js";
+
+/**
+ * Everything a scan adds around a connector's reader, so that connectors only produce physical rows:
+ * computed columns (one generated function per scan) and the watermarks of the table's watermark
+ * declaration (bounded out-of-orderness over the rowtime column, per record or every N records).
+ */
+class ScanOutput implements Output {
+  out!: Output;
+  constructor(
+    private readonly complete: ((p: unknown[]) => unknown[]) | undefined,
+    private readonly rowtime: number,
+    private readonly wm: WatermarkGenerator | undefined,
+  ) {}
+
+  record(kind: number, physical: unknown[]): void {
+    const row = this.complete ? this.complete(physical) : physical;
+    this.out.record(kind, row);
+    if (this.wm !== undefined) {
+      const t = row[this.rowtime] as Date | null;
+      if (t !== null) {
+        const w = this.wm.onEvent(t.getTime());
+        if (w !== undefined) this.out.watermark(w);
+      }
+    }
+  }
+
+  watermark(wm: number): void {
+    this.out.watermark(wm);
+  }
+
+  endInput(): void {
+    this.out.endInput();
+  }
+}
+
+/** A connector reader seen through its scan: computed columns and watermarks added. */
+export class ScanReader implements SourceReader {
+  private readonly scanOut: ScanOutput;
+
+  constructor(private readonly inner: SourceReader, node: SourceScanNode, resolveFunction?: FunctionResolver) {
+    const wmSpec = node.watermark;
+    this.scanOut = new ScanOutput(
+      computedColumns(node, resolveFunction),
+      wmSpec ? node.schema.indexOf(wmSpec.rowtimeColumn) : -1,
+      wmSpec ? new WatermarkGenerator(wmSpec.delayMillis, wmSpec.emit === "periodic" ? (wmSpec.intervalRecords ?? 100) : 1) : undefined,
+    );
+  }
+
+  poll(out: Output, max: number): PollResult {
+    this.scanOut.out = out;
+    return this.inner.poll(this.scanOut, max);
+  }
+
+  position(): unknown { return this.inner.position(); }
+  seek(position: unknown): void { this.inner.seek(position); }
+  close(): void { this.inner.close(); }
+}
+
+/**
+ * `(physical) => full record` with the computed columns in their declared places; undefined without any.
+ * When the computed columns all follow the physical ones (the usual layout) they are appended to the
+ * reader's record in place, so a record is allocated once.
+ */
+function computedColumns(node: SourceScanNode, resolveFunction?: FunctionResolver): ((p: unknown[]) => unknown[]) | undefined {
+  if (node.computed.length === 0) return undefined;
+  const ctx = new CodegenContext(node.physical, resolveFunction, "p");
+  const width = node.physical.size;
+  const trailing = node.schema.columns.every((c, i) => (i < width) === !node.computed.some((x) => x.name === c.name));
+  const items = node.schema.columns.map((c) => {
+    const comp = node.computed.find((x) => x.name === c.name);
+    return comp ? compileExpr(comp.expr, ctx).src : `p[${node.physical.indexOf(c.name)}]`;
+  });
+  if (trailing) {
+    // evaluate every computed value first (they read only physical columns), then append them
+    const vals = items.slice(width);
+    const body = vals.map((src, k) => `const v${k}=${src};`).join("") + vals.map((_, k) => `p[${width + k}]=v${k};`).join("");
+    return ctx.build(`function(p){${ctx.tempDeclarations()}${body}return p;}`);
+  }
+  return ctx.build(`function(p){${ctx.tempDeclarations()}return [${items.join(",")}];}`);
+}

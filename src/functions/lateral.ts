@@ -1,0 +1,73 @@
+import { type ExprNode, nodeToString } from "../expressions/node.js";
+import { ValidationError } from "../table/errors.js";
+import { type PlanContext, typeOf } from "../table/plan/builders.js";
+import { type CorrelateNode, type PlanNode, newNodeId } from "../table/plan/nodes.js";
+import { type Column, ResolvedSchema } from "../table/types/resolved-schema.js";
+import { checkArguments } from "./arguments.js";
+import type { FunctionCatalog } from "./catalog.js";
+import { TableFunction } from "./table-function.js";
+
+/**
+ * Plans `joinLateral(call(...).as(...), condition?)` / `leftOuterJoinLateral(...)`: resolves the table
+ * function (inline object or registered name), checks its arguments against the input columns, names
+ * its output columns (the function's own names, or the aliases given with `.as(...)`), and types the
+ * join condition. For a LEFT join the function's columns become nullable.
+ */
+export function lateralJoin(
+  input: PlanNode, callExpr: ExprNode, joinType: "INNER" | "LEFT", condition: ExprNode | undefined,
+  catalog: FunctionCatalog, pc: PlanContext,
+): CorrelateNode {
+  const what = joinType === "INNER" ? "joinLateral" : "leftOuterJoinLateral";
+  let aliases: readonly string[] | undefined;
+  let call = callExpr;
+  if (call.kind === "Alias") {
+    aliases = [call.name, ...call.extraNames];
+    call = call.expr;
+  }
+  if (call.kind !== "Call") {
+    throw new ValidationError(`${what}: expected a table function call such as call("split", $("tags")).as("tag"), got ${nodeToString(callExpr)}`);
+  }
+  let fn: unknown = call.udf;
+  let name = call.udf !== undefined ? (call.udf as { name: string }).name : call.fn;
+  if (fn === undefined) {
+    const entry = catalog.lookup(call.fn);
+    if (!entry) {
+      const known = catalog.list();
+      throw new ValidationError(`${what}: function '${call.fn}' is not registered${known.length ? `; registered functions: [${known.join(", ")}]` : ""}`);
+    }
+    fn = entry.fn;
+    name = entry.name;
+  }
+  if (!(fn instanceof TableFunction)) {
+    throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);
+  }
+  const argTypes = call.args.map((a) => typeOf(a, input.schema, pc));
+  checkArguments(name, fn.params, argTypes, (i) => nodeToString(call.args[i]!), nodeToString(call));
+
+  const fnColumns = fn.columns;
+  if (aliases && aliases.length !== fnColumns.length) {
+    throw new ValidationError(`${what}: the table function '${name}' returns ${fnColumns.length} column(s) [${fnColumns.map((c) => c.name).join(", ")}], but ${aliases.length} alias(es) were given: [${aliases.join(", ")}]`);
+  }
+  const added: Column[] = fnColumns.map((c, i) => ({
+    name: aliases ? aliases[i]! : c.name,
+    type: joinType === "LEFT" ? c.type.withNullability(true) : c.type,
+  }));
+  for (const c of added) {
+    if (input.schema.has(c.name)) {
+      throw new ValidationError(`${what}: column '${c.name}' of the table function '${name}' already exists in the input [${input.schema.names.join(", ")}]; rename it with .as(...)`);
+    }
+  }
+  const schema = new ResolvedSchema([...input.schema.columns, ...added]);
+  let cond: ExprNode | undefined;
+  if (condition !== undefined) {
+    cond = condition;
+    const t = typeOf(cond, schema, pc);
+    if (t.root !== "BOOLEAN" && t.root !== "NULL") {
+      throw new ValidationError(`${what}: the join condition ${nodeToString(cond)} must be BOOLEAN, got ${t}`);
+    }
+  }
+  return {
+    kind: "Correlate", id: newNodeId(), schema, input, joinType, udf: fn, functionName: name, args: call.args,
+    ...(cond !== undefined ? { condition: cond } : {}),
+  };
+}

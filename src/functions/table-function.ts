@@ -1,0 +1,92 @@
+import type { Decimal } from "decimal.js";
+import type { PositionalRow } from "../table/row.js";
+import type { DataType, ValueOf } from "../table/types/data-type.js";
+import type { Column } from "../table/types/resolved-schema.js";
+import { checkFunctionName, checkMethod, checkParams, checkType, nextFunctionId, type ParamValues } from "./signature.js";
+
+type IsRowValue<T> =
+  [NonNullable<T>] extends [Date | Decimal | string | number | boolean | readonly unknown[] | Map<unknown, unknown>] ? false
+  : NonNullable<T> extends object ? true : false;
+
+/** The output row object of a table function: the ROW's fields, or `{ f0: T }` for a non-row result. */
+export type TableFunctionRow<T> = IsRowValue<T> extends true ? NonNullable<T> : { f0: T };
+
+/** What `collect` takes: a Row.of(...) or an object for a ROW result, the value itself otherwise. */
+export type Collected<T> = IsRowValue<T> extends true ? NonNullable<T> | PositionalRow : T;
+
+/** Handed to a table function's `eval`: emits output rows for the current input row. */
+export interface TableFunctionCollector<T> {
+  /** Emits one row; call it zero or more times per `eval`. */
+  collect(row: Collected<T>): void;
+}
+
+/** The declaration of a table function: `TableFunction.define({ args, result, eval })`. */
+export interface TableFunctionSpec<A extends readonly DataType[], R extends DataType> {
+  /** Name used in messages and explain() when the function is called inline. */
+  readonly name?: string;
+  /** Parameter types. A NOT NULL parameter is never given NULL: the call then produces no rows. */
+  readonly args: A;
+  /** Row type of the output (`DataTypes.ROW(...)`), or a single type for one column named `f0` (as Flink). */
+  readonly result: R;
+  /** Emits the output rows for one call with `out.collect(...)`. */
+  readonly eval: (out: TableFunctionCollector<ValueOf<R>>, ...args: ParamValues<A>) => void;
+}
+
+/**
+ * A user-defined table function (Flink's TableFunction): one call produces zero or more rows, joined to
+ * the calling row with `joinLateral` (inner) or `leftOuterJoinLateral` (rows without output are kept
+ * with NULLs):
+ *
+ * ```ts
+ * const SplitFunction = TableFunction.define({
+ *   name: "split",
+ *   args: [DataTypes.STRING().notNull()],
+ *   result: DataTypes.ROW(DataTypes.FIELD("word", DataTypes.STRING().notNull())),
+ *   eval(out, s) { for (const w of s.split(",")) out.collect(Row.of(w.trim())); },
+ * });
+ * orders.joinLateral(call(SplitFunction, $("tags")).as("tag"));
+ * ```
+ */
+export class TableFunction<P extends readonly unknown[] = readonly unknown[], R = unknown> {
+  /** Phantom: parameter value types and the output row object type, read by `call` and `joinLateral`. */
+  declare readonly __udf: { readonly kind: "table"; readonly params: P; readonly result: TableFunctionRow<R> };
+  readonly kind = "table" as const;
+  readonly name: string;
+  /** Unique per definition. */
+  readonly id: number;
+  readonly params: readonly DataType[];
+  readonly resultType: DataType;
+  /** The output columns: the ROW's fields, or one column `f0`. */
+  readonly columns: readonly Column[];
+  readonly spec: TableFunctionSpec<readonly DataType[], DataType>;
+
+  private constructor(spec: TableFunctionSpec<readonly DataType[], DataType>) {
+    const what = `TableFunction${spec.name ? ` '${spec.name}'` : ""}`;
+    this.name = spec.name === undefined ? "TableFunction" : checkFunctionName(spec.name, what);
+    this.params = checkParams(spec.args, what);
+    this.resultType = checkType(spec.result, what, "result");
+    checkMethod(spec.eval, what, "eval", true);
+    this.columns = this.resultType.root === "ROW"
+      ? this.resultType.fields.map((f) => ({ name: f.name, type: f.type }))
+      : [{ name: "f0", type: this.resultType }];
+    this.spec = spec;
+    this.id = nextFunctionId();
+    Object.freeze(this);
+  }
+
+  /** Declares a table function; argument and output types are inferred from the DataTypes. */
+  static define<const A extends readonly DataType[], R extends DataType>(
+    spec: TableFunctionSpec<A, R>,
+  ): TableFunction<ParamValues<A>, ValueOf<R>> {
+    return new TableFunction(spec as unknown as TableFunctionSpec<readonly DataType[], DataType>) as never;
+  }
+
+  /** Plans compare expressions by their JSON: two different functions must never look alike. */
+  toJSON(): string {
+    return `table:${this.name}#${this.id}`;
+  }
+
+  toString(): string {
+    return `${this.name}(${this.params.map(String).join(", ")}): ${this.resultType}`;
+  }
+}

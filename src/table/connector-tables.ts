@@ -1,0 +1,190 @@
+import { ValidationError } from "./errors.js";
+import type { PlanContext } from "./plan/builders.js";
+import { deriveChangelogMode, isInsertOnly, modeToShortString } from "./plan/changelog-mode.js";
+import { describeNode } from "./plan/explain.js";
+import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "./plan/nodes.js";
+import { Schema } from "./schema.js";
+import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
+import { type ConnectorTable, type TableDescriptor, connectorSpec } from "./table-descriptor.js";
+import { DataType } from "./types/data-type.js";
+import { ResolvedSchema } from "./types/resolved-schema.js";
+import { isImplicitlyAssignable } from "./types/values.js";
+
+/**
+ * Connector tables of an environment (`createTable` / `createTemporaryTable`), and the plan nodes that
+ * read them (`from(name)` -> SourceScan) and write them (`executeInsert` -> Sink).
+ */
+export interface RegisteredTable {
+  readonly name: string;
+  readonly descriptor: TableDescriptor<object>;
+  readonly temporary: boolean;
+}
+
+export class TableRegistry {
+  private readonly temporary = new Map<string, RegisteredTable>();
+  private readonly permanent = new Map<string, RegisteredTable>();
+
+  /** Registers a table; `taken(name)` reports names used by views. Flink's messages for duplicates. */
+  register(name: string, descriptor: TableDescriptor<object>, temporary: boolean, ignoreIfExists: boolean, viewExists: boolean): void {
+    if (typeof name !== "string" || name.length === 0) throw new ValidationError(`${temporary ? "createTemporaryTable" : "createTable"} needs a table name`);
+    connectorSpec(descriptor.connector);
+    if (!descriptor.schemaSpec) {
+      throw new ValidationError(`table '${name}' (connector '${descriptor.connector}') needs a schema: TableDescriptor.forConnector(...).schema(Schema.newBuilder()...build())`);
+    }
+    if (temporary) {
+      if (this.temporary.has(name) || viewExists) throw new ValidationError(`Temporary table '${name}' already exists`);
+      this.temporary.set(name, { name, descriptor, temporary });
+    } else {
+      if (this.permanent.has(name)) {
+        if (ignoreIfExists) return;
+        throw new ValidationError(`Could not execute CreateTable in path \`${name}\`: table '${name}' already exists`);
+      }
+      this.permanent.set(name, { name, descriptor, temporary });
+    }
+  }
+
+  /** A temporary table shadows a permanent one of the same name. */
+  get(name: string): RegisteredTable | undefined {
+    return this.temporary.get(name) ?? this.permanent.get(name);
+  }
+
+  drop(name: string, temporary: boolean): boolean {
+    return (temporary ? this.temporary : this.permanent).delete(name);
+  }
+
+  names(): string[] {
+    return [...new Set([...this.temporary.keys(), ...this.permanent.keys()])].sort();
+  }
+}
+
+/** The options and physical columns a connector sees. */
+function connectorTable(name: string, d: TableDescriptor<object>, resolved: ResolvedTableSchema): ConnectorTable {
+  return {
+    tableName: name, connector: d.connector, options: d.options, physical: resolved.physical,
+    ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
+    ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
+  };
+}
+
+function emissionOf(d: TableDescriptor<object>, config: (k: string) => string | undefined): WatermarkEmission {
+  return watermarkEmission((k) => d.options.get(k) ?? config(k));
+}
+
+/** Options the scan wrapper handles for every source (not passed on to the connector's validation). */
+const SCAN_OPTIONS = ["scan.watermark.emit.strategy", "scan.watermark.emit.interval-records"];
+
+/** `env.from(name)` of a connector table: validates the options for reading and builds the scan. */
+export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined): SourceScanNode {
+  const d = t.descriptor;
+  const spec = connectorSpec(d.connector);
+  if (!spec.canRead) {
+    throw new ValidationError(`Connector '${d.connector}' can only be used as a sink. It cannot be used as a source (table '${t.name}').`);
+  }
+  if (!d.schemaSpec) {
+    throw new ValidationError(`table '${t.name}' (connector '${d.connector}') needs a schema: TableDescriptor.forConnector(...).schema(Schema.newBuilder()...build())`);
+  }
+  const resolved = resolveSchema(d.schemaSpec, pc, emissionOf(d, config));
+  const options = new Map([...d.options].filter(([k]) => !SCAN_OPTIONS.includes(k)));
+  const table = { ...connectorTable(t.name, d, resolved), options };
+  spec.validate(table, "source");
+  if (batch && spec.isBounded && !spec.isBounded(table)) {
+    throw new ValidationError(`Querying an unbounded table '${t.name}' in batch mode is not allowed. The table source is unbounded.`);
+  }
+  return {
+    kind: "SourceScan", id: newNodeId(), schema: resolved.schema, tableName: t.name, connector: d.connector,
+    options: Object.fromEntries(options), physical: resolved.physical,
+    computed: resolved.computed.map((c) => ({ name: c.name, expr: c.expr })),
+    ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
+    ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
+  };
+}
+
+let anonymous = 0;
+
+/**
+ * A Sink node writing `input` into a registered table or a descriptor (an anonymous table; without a
+ * schema it takes the input's). Checks, as Flink's planner does: the connector can write, the columns
+ * match by position (count and implicitly assignable types), and the sink accepts the input's changelog
+ * — an append-only sink given an updating table is an error naming the sink and the node producing
+ * the updates; an upsert sink needs a primary key.
+ */
+export function sinkNode(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
+  let name: string;
+  let d: TableDescriptor<object>;
+  if (typeof target === "string") {
+    const t = registry.get(target);
+    if (!t) throw new ValidationError(`Cannot find table '${target}' to insert into; registered tables: [${registry.names().join(", ")}]`);
+    name = t.name;
+    d = t.descriptor;
+  } else {
+    d = target;
+    name = `*anonymous_${d.connector}$${++anonymous}*`;
+    if (!d.schemaSpec) {
+      d = d.toBuilder().schema(Schema.newBuilder().fromRowDataType(rowTypeOf(input.schema)).build()).build();
+    }
+  }
+  const spec = connectorSpec(d.connector);
+  if (!spec.canWrite) {
+    throw new ValidationError(`Connector '${d.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
+  }
+  const resolved = resolveSchema(d.schemaSpec!, pc);
+  const table = connectorTable(name, d, resolved);
+  spec.validate(table, "sink");
+  checkColumns(name, input.schema, resolved.physical);
+
+  const changelog = spec.sinkChangelog ? spec.sinkChangelog(table) : "all";
+  const mode = deriveChangelogMode(input, batch);
+  if (changelog === "insert-only" && !isInsertOnly(mode)) {
+    const producer = updateProducer(input, batch);
+    throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') is append-only and doesn't support consuming update and delete changes ${modeToShortString(mode)} which are produced by node ${describeNode(producer)}`);
+  }
+  if (changelog === "upsert" && !resolved.primaryKey) {
+    throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') writes upserts and needs a primary key: declare one with Schema.newBuilder()...primaryKey("id")`);
+  }
+  return {
+    kind: "Sink", id: newNodeId(), schema: resolved.physical, input, tableName: name, connector: d.connector,
+    options: Object.fromEntries(d.options), changelog,
+    ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
+    ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
+  };
+}
+
+function rowTypeOf(schema: ResolvedSchema): DataType<object | null> {
+  // a ROW type over the input's columns (time attributes dropped: a sink stores plain timestamps)
+  const fields = schema.columns.map((c) => ({ name: c.name, type: c.type.withTimeAttribute(undefined) }));
+  return new DataType("ROW", true, { fields }) as DataType<object | null>;
+}
+
+/** Flink's check of an INSERT: same number of columns, each query type assignable to the sink column. */
+function checkColumns(name: string, query: ResolvedSchema, sink: ResolvedSchema): void {
+  const show = (s: ResolvedSchema) => `[${s.columns.map((c) => `${c.name}: ${c.type}`).join(", ")}]`;
+  const fail = (cause: string) => new ValidationError(
+    `Column types of query result and sink for '${name}' do not match.\nCause: ${cause}\n\nQuery schema: ${show(query)}\nSink schema:  ${show(sink)}`);
+  if (query.size !== sink.size) throw fail(`Different number of columns.`);
+  query.columns.forEach((q, i) => {
+    const s = sink.columns[i]!;
+    if (!assignableToSink(q.type, s.type)) throw fail(`Incompatible types for sink column '${s.name}' at position ${i}.`);
+  });
+}
+
+function assignableToSink(from: DataType, to: DataType): boolean {
+  if (from.root === "NULL") return true;
+  if (["ARRAY", "MAP", "ROW"].includes(from.root) || ["ARRAY", "MAP", "ROW"].includes(to.root)) {
+    return from.withNullability(true).withTimeAttribute(undefined).toString() === to.withNullability(true).withTimeAttribute(undefined).toString();
+  }
+  // nullability is enforced per record (table.exec.sink.not-null-enforcer), as in Flink
+  return isImplicitlyAssignable(from.withNullability(false), to.withNullability(false));
+}
+
+/** The deepest node on the way down from `n` whose output is updating: where the updates come from. */
+function updateProducer(n: PlanNode, batch: boolean): PlanNode {
+  let cur = n;
+  for (;;) {
+    const next = inputsOf(cur).find((i) => !isInsertOnly(deriveChangelogMode(i, batch)));
+    if (!next) return cur;
+    cur = next;
+  }
+}
+
+/** Reads `key` of the environment configuration; used for watermark emission defaults. */
+export type ConfigReader = (key: string) => string | undefined;

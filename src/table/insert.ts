@@ -1,0 +1,112 @@
+import { ExecutionError, TableError } from "./errors.js";
+import { getExecutor, type Job, type JobSettings } from "./executor.js";
+import { explainPlan } from "./plan/explain.js";
+import { newNodeId, type SinkNode, type ValuesNode } from "./plan/nodes.js";
+import { type JobClient, TableResult } from "./table-result.js";
+import { DataType } from "./types/data-type.js";
+import { ResolvedSchema } from "./types/resolved-schema.js";
+
+/** Source records per slice of an insert job between two yields to the event loop. */
+const SLICE = 4096;
+
+/**
+ * Runs an insert job in the background from the moment it is submitted, as Flink's `executeInsert`
+ * does: slice by slice, yielding to the event loop between slices (and waiting when a source waits).
+ * `cancel()` stops it between two slices — sources are closed and the sink commits the complete records
+ * it has — and resolves once the job has stopped.
+ */
+class InsertRun {
+  private cancelRequested = false;
+  private observed = false;
+  readonly done: Promise<void>;
+
+  constructor(private readonly job: Job, private readonly sinkName: string, signal?: AbortSignal) {
+    if (signal) {
+      if (signal.aborted) this.cancelRequested = true;
+      else signal.addEventListener("abort", () => { this.cancelRequested = true; }, { once: true });
+    }
+    this.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.run());
+    // a failure is reported through await(); unobserved, it is written to stderr rather than lost
+    this.done.catch((e: unknown) => {
+      if (!this.observed) process.stderr.write(`tablestream: the insert job into '${this.sinkName}' failed: ${(e as Error)?.message ?? String(e)}\n`);
+    });
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.cancelRequested) return;
+        const status = this.job.step(SLICE);
+        if (status === "done") return;
+        if (status === "more") await new Promise<void>((resolve) => setImmediate(resolve));
+        else await status;
+      }
+    } catch (e) {
+      throw e instanceof TableError ? e : new ExecutionError(`insert into '${this.sinkName}' failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    } finally {
+      this.job.cancel();
+    }
+  }
+
+  wait(): Promise<void> {
+    this.observed = true;
+    return this.done;
+  }
+
+  cancel(): Promise<void> {
+    this.cancelRequested = true;
+    return this.done.catch(() => undefined);
+  }
+}
+
+/**
+ * The result of an insert: as in Flink, one row with one BIGINT column named after the sink
+ * (`default_catalog.default_database.<table>`) holding -1, available at once; `await()` waits for the
+ * job to finish and `getJobClient().cancel()` stops it.
+ */
+export class InsertTableResult extends TableResult<Record<string, number>> {
+  constructor(private readonly run: InsertRun, schema: ResolvedSchema, settings: JobSettings) {
+    const row: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: [[-1]] };
+    // printed as Flink prints an insert result: no op column, widths from the data
+    super(schema, (sink) => getExecutor().createJob(row, settings, sink), true);
+  }
+
+  /** Waits until the insert job has finished; rejects with its error. */
+  override await(): Promise<void> {
+    return this.run.wait();
+  }
+
+  override getJobClient(): JobClient {
+    return { cancel: () => this.run.cancel() };
+  }
+}
+
+/** Starts an insert job for a planned Sink node. Planning errors are thrown here, synchronously. */
+export function startInsert(node: SinkNode, settings: JobSettings, signal?: AbortSignal): InsertTableResult {
+  const job = getExecutor().createJob(node, settings, { record() { /* a sink emits nothing */ } });
+  const schema = new ResolvedSchema([{ name: `default_catalog.default_database.${node.tableName}`, type: new DataType("BIGINT", false) }]);
+  return new InsertTableResult(new InsertRun(job, node.tableName, signal), schema, settings);
+}
+
+/**
+ * A table bound to a sink, not yet running (Flink's TablePipeline): `table.insertInto("out").execute()`.
+ */
+export class TablePipeline {
+  /** @internal */
+  constructor(private readonly node: SinkNode, private readonly start: (node: SinkNode, signal?: AbortSignal) => InsertTableResult, private readonly batch: boolean) {}
+
+  /** Submits the insert job; see `Table.executeInsert`. */
+  execute(options: { signal?: AbortSignal } = {}): InsertTableResult {
+    return this.start(this.node, options.signal);
+  }
+
+  /** The plan, with the Sink node on top. */
+  explain(): string {
+    return explainPlan(this.node, this.batch);
+  }
+
+  /** The name of the sink table. */
+  getSinkIdentifier(): string {
+    return `default_catalog.default_database.${this.node.tableName}`;
+  }
+}
