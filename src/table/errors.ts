@@ -17,3 +17,6 @@ export class ExecutionError extends TableError {}
 
 /** Raised by user code paths Flink reports as TableRuntimeException (e.g. invalid PTF output). */
 export class TableRuntimeException extends ExecutionError {}
+
+/** SQL text (a type string, a computed column, a watermark, a statement) that cannot be parsed; the message gives line and column. */
+export class SqlParseError extends ValidationError {}

@@ -1,0 +1,203 @@
+import type { FunctionResolver } from "../../expressions/compile.js";
+import { ExecutionError } from "../../table/errors.js";
+import type { WindowAggregateNode, WindowProperty } from "../../table/plan/nodes.js";
+import { Kind } from "../../table/row.js";
+import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import { BaseOperator } from "../operator.js";
+import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
+import { TimeQueue } from "../windows/time-queue.js";
+
+/**
+ * A session of one key: [start, end) with end = last row time + gap, and the aggregate arguments of its rows.
+ * It has one entry in the firing queue, at the end it had when queued; a session that grew since is
+ * re-queued at its new end when that entry comes due (no queue traffic per row).
+ */
+interface SessionState {
+  start: number;
+  end: number;
+  /** The arguments of each row, `argCount` values per row (merging two sessions concatenates these). */
+  args: unknown[];
+  /** False once fired or merged into another session; its queue entry is then skipped. */
+  live: boolean;
+  key: KeyState;
+}
+
+/** A key with open sessions; `row` is a row of the key, used to address it in the key index again. */
+interface KeyState {
+  gid: number;
+  keyValues: unknown[];
+  row: unknown[];
+  sessions: SessionState[];
+}
+
+/**
+ * Session-window aggregation with Flink's merging rules (WindowOperator with MergingWindowSet):
+ * - a row opens the window [t, t + gap); windows of the same key that intersect it (touching counts:
+ *   [1, 4) and [4, 7) merge) merge into one session;
+ * - a session fires when the watermark reaches end - 1 ms, with one `+I`, in order of session end;
+ * - a row whose own window does not reach an open session and has end - 1 <= watermark is late: dropped
+ *   and counted in `numLateRecordsDropped`;
+ * - end of input fires every open session.
+ * Sessions keep their rows' aggregate arguments until they fire (merging replays nothing: the lists are
+ * concatenated) and aggregate them then, which is why the accumulators need no merge operation.
+ */
+export class SessionWindowAggregateOperator extends BaseOperator {
+  numLateRecordsDropped = 0;
+  private readonly keys: GroupKeys;
+  private readonly byGid: (KeyState | undefined)[] = [];
+  private readonly freeGids: number[] = [];
+  private nextGid = 0;
+  private readonly queue = new TimeQueue<SessionState>();
+  private readonly aggs: AggregateSet;
+  private readonly readArgs: ArgumentReader;
+  private readonly args: unknown[];
+  private readonly argCount: number;
+  private readonly gap: number;
+  private readonly timeIndex: number;
+  private readonly keyCount: number;
+  private readonly properties: readonly WindowProperty[];
+
+  constructor(private readonly node: WindowAggregateNode, resolveFunction?: FunctionResolver) {
+    super(1);
+    this.keys = createGroupKeys(node.groupKeys, node.input.schema, resolveFunction);
+    this.aggs = new AggregateSet(node.aggCalls, false);
+    this.readArgs = argumentReader(node.aggCalls, node.input.schema, resolveFunction);
+    this.argCount = node.aggCalls.length;
+    this.args = new Array<unknown>(this.argCount).fill(null);
+    this.gap = node.window.size;
+    this.timeIndex = node.input.schema.indexOf(node.window.timeColumn);
+    this.keyCount = node.groupKeys.length;
+    this.properties = node.properties;
+  }
+
+  /** Number of open sessions (state-size reports). */
+  entryCount(): number {
+    let n = 0;
+    for (const k of this.byGid) if (k) n += k.sessions.length;
+    return n;
+  }
+
+  processElement(_input: number, _kind: number, row: unknown[]): void {
+    const t = row[this.timeIndex] as Date | null;
+    if (t === null) {
+      throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (window '${this.node.window.alias}' on column '${this.node.window.timeColumn}')`);
+    }
+    const ts = t.getTime();
+    let start = ts;
+    let end = ts + this.gap;
+    const gid = this.keys.find(row);
+    const key = gid < 0 ? undefined : this.byGid[gid];
+    // sessions of this key that intersect [ts, ts + gap) (Flink's TimeWindow.intersects: bounds inclusive)
+    let merged: SessionState | undefined;
+    if (key) {
+      const sessions = key.sessions;
+      for (let i = 0; i < sessions.length; i++) {
+        const s = sessions[i]!;
+        if (s.start <= end && s.end >= start) {
+          if (s.start < start) start = s.start;
+          if (s.end > end) end = s.end;
+          if (merged === undefined) merged = s;
+          else {
+            // fold s into the first intersecting session; its queue entry goes stale
+            for (const a of s.args) merged.args.push(a);
+            s.live = false;
+            sessions.splice(i--, 1);
+          }
+        }
+      }
+    }
+    if (merged === undefined && end - 1 <= this.currentWatermark) {
+      this.numLateRecordsDropped++;
+      return;
+    }
+    this.readArgs(row, this.args);
+    const k = key ?? this.newKey(row);
+    k.row = row;
+    if (merged === undefined) {
+      merged = { start, end, args: [], live: true, key: k };
+      k.sessions.push(merged);
+      this.queue.push(end, merged);
+    } else {
+      // the session grows in place; its queue entry (at the old end) re-schedules it when it comes due
+      merged.start = start;
+      merged.end = end;
+    }
+    const a = this.args;
+    for (let i = 0; i < a.length; i++) merged.args.push(a[i]);
+  }
+
+  private newKey(row: unknown[]): KeyState {
+    const gid = this.freeGids.pop() ?? this.nextGid++;
+    this.keys.add(gid);
+    const keyValues = new Array<unknown>(this.keyCount);
+    this.keys.write(keyValues);
+    const k: KeyState = { gid, keyValues, row, sessions: [] };
+    this.byGid[gid] = k;
+    return k;
+  }
+
+  protected override onWatermark(wm: number): void {
+    const q = this.queue;
+    while (q.size > 0 && q.peekTime() - 1 <= wm) {
+      const due = q.peekTime();
+      const s = q.pop();
+      if (!s.live) continue; // merged into another session
+      if (s.end > due) q.push(s.end, s); // grew since it was queued
+      else this.fire(s);
+    }
+    this.out.watermark(wm);
+  }
+
+  private fire(s: SessionState): void {
+    s.live = false;
+    const aggs = this.aggs;
+    const n = this.argCount;
+    // aggregate the session's rows in scratch group 0
+    aggs.reset(0);
+    const all = s.args;
+    const one = this.args;
+    for (let i = 0; i < all.length; i += n) {
+      for (let j = 0; j < n; j++) one[j] = all[i + j];
+      aggs.accumulate(0, one);
+    }
+    const k = this.keyCount;
+    const props = this.properties;
+    const row = new Array<unknown>(k + n + props.length);
+    for (let i = 0; i < k; i++) row[i] = s.key.keyValues[i];
+    aggs.write(0, row, k);
+    for (let i = 0; i < props.length; i++) {
+      const p = props[i];
+      row[k + n + i] = new Date(p === "start" ? s.start : p === "end" ? s.end : s.end - 1);
+    }
+    const key = s.key;
+    key.sessions.splice(key.sessions.indexOf(s), 1);
+    if (key.sessions.length === 0) {
+      // address the key again through one of its rows to drop it from the index
+      this.keys.find(key.row);
+      this.keys.remove(key.gid);
+      this.byGid[key.gid] = undefined;
+      this.freeGids.push(key.gid);
+    }
+    this.out.record(Kind.INSERT, row);
+  }
+
+  override snapshotState(): unknown {
+    const sessions: { keyValues: unknown[]; row: unknown[]; start: number; end: number; args: unknown[] }[] = [];
+    for (const [, s] of this.queue.entries()) {
+      if (s.live) sessions.push({ keyValues: s.key.keyValues, row: s.key.row, start: s.start, end: s.end, args: s.args.slice() });
+    }
+    return { sessions, numLateRecordsDropped: this.numLateRecordsDropped };
+  }
+
+  override restoreState(state: unknown): void {
+    const st = state as { sessions: { keyValues: unknown[]; row: unknown[]; start: number; end: number; args: unknown[] }[]; numLateRecordsDropped: number };
+    this.numLateRecordsDropped = st.numLateRecordsDropped;
+    for (const s of st.sessions) {
+      const gid = this.keys.find(s.row);
+      const key = gid < 0 ? this.newKey(s.row) : this.byGid[gid]!;
+      const session: SessionState = { start: s.start, end: s.end, args: s.args.slice(), live: true, key };
+      key.sessions.push(session);
+      this.queue.push(s.end, session);
+    }
+  }
+}

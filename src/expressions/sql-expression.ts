@@ -1,0 +1,435 @@
+import { Decimal } from "decimal.js";
+import { DataType } from "../table/types/data-type.js";
+import { parseTypeAt } from "../table/types/parse-type.js";
+import { parseTimestamp } from "../table/types/values.js";
+import { type ExprNode, callNode, col, literal } from "./node.js";
+import { TokenStream } from "./sql-lexer.js";
+
+/**
+ * Parses a scalar SQL expression — a computed column (`IF(random % 2 = 0, 'Bob', 'Alice')`,
+ * `TO_TIMESTAMP(ts)`) or a watermark (`ts - INTERVAL '1' SECOND`) — onto the same expression nodes
+ * the fluent API builds, so it is typed, validated and compiled exactly like `$("random").mod(2)...`.
+ *
+ * The subset: literals (numbers, strings, TRUE/FALSE/NULL, DATE/TIME/TIMESTAMP '...', INTERVAL 'n' UNIT
+ * [TO UNIT]), column references (plain or back-quoted), arithmetic, `||`, comparison, AND/OR/NOT,
+ * IS [NOT] NULL/TRUE/FALSE, [NOT] BETWEEN, [NOT] IN, [NOT] LIKE, CASE, CAST/TRY_CAST, EXTRACT,
+ * FLOOR/CEIL(x TO unit), POSITION(a IN b), TRIM(... FROM x), SUBSTRING(x FROM a FOR b), and
+ * function calls: built-ins by their SQL names (see SQL_FUNCTIONS), any other name is kept as a call
+ * of a registered (user-defined) function and resolved when the expression is typed.
+ * Hand-written recursive descent: the grammar is small, and errors name the line and column.
+ */
+export function parseSqlExpression(src: string, what = "SQL expression"): ExprNode {
+  const p = new Parser(TokenStream.of(src, what));
+  const e = p.expression();
+  p.ts.expectEnd();
+  return e;
+}
+
+/** SQL function names mapped onto built-in expression functions (same argument order). */
+const SQL_FUNCTIONS: Readonly<Record<string, { fn: string; min: number; max: number }>> = {
+  IF: { fn: "if", min: 3, max: 3 },
+  COALESCE: { fn: "coalesce", min: 1, max: Infinity },
+  IFNULL: { fn: "ifNull", min: 2, max: 2 },
+  UPPER: { fn: "upper", min: 1, max: 1 },
+  LOWER: { fn: "lower", min: 1, max: 1 },
+  INITCAP: { fn: "initCap", min: 1, max: 1 },
+  CHAR_LENGTH: { fn: "charLength", min: 1, max: 1 },
+  CHARACTER_LENGTH: { fn: "charLength", min: 1, max: 1 },
+  SUBSTRING: { fn: "substring", min: 2, max: 3 },
+  SUBSTR: { fn: "substring", min: 2, max: 3 },
+  CONCAT: { fn: "concat", min: 1, max: Infinity },
+  REPLACE: { fn: "replace", min: 3, max: 3 },
+  REPEAT: { fn: "repeat", min: 2, max: 2 },
+  LPAD: { fn: "lpad", min: 3, max: 3 },
+  RPAD: { fn: "rpad", min: 3, max: 3 },
+  LTRIM: { fn: "trimLeading", min: 1, max: 1 },
+  RTRIM: { fn: "trimTrailing", min: 1, max: 1 },
+  ABS: { fn: "abs", min: 1, max: 1 },
+  POWER: { fn: "power", min: 2, max: 2 },
+  SQRT: { fn: "sqrt", min: 1, max: 1 },
+  EXP: { fn: "exp", min: 1, max: 1 },
+  LN: { fn: "ln", min: 1, max: 1 },
+  LOG10: { fn: "log10", min: 1, max: 1 },
+  MOD: { fn: "mod", min: 2, max: 2 },
+};
+
+const AGGREGATES = new Set(["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX"]);
+
+/** Interval units and their size in milliseconds (day-time) or months (year-month). */
+const INTERVAL_UNITS: Readonly<Record<string, { factor: number; yearMonth: boolean }>> = {
+  YEAR: { factor: 12, yearMonth: true },
+  MONTH: { factor: 1, yearMonth: true },
+  DAY: { factor: 86400000, yearMonth: false },
+  HOUR: { factor: 3600000, yearMonth: false },
+  MINUTE: { factor: 60000, yearMonth: false },
+  SECOND: { factor: 1000, yearMonth: false },
+  MILLISECOND: { factor: 1, yearMonth: false },
+};
+const TIME_UNITS = ["YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND"];
+
+const CMP: Readonly<Record<string, string>> = {
+  "=": "equals", "<>": "notEquals", "!=": "notEquals", "<": "lessThan", "<=": "lessThanOrEqual", ">": "greaterThan", ">=": "greaterThanOrEqual",
+};
+
+class Parser {
+  constructor(readonly ts: TokenStream) {}
+
+  expression(): ExprNode {
+    return this.or();
+  }
+
+  private or(): ExprNode {
+    const args = [this.and()];
+    while (this.ts.acceptKeyword("OR")) args.push(this.and());
+    return args.length === 1 ? args[0]! : callNode("or", args);
+  }
+
+  private and(): ExprNode {
+    const args = [this.not()];
+    while (this.ts.acceptKeyword("AND")) args.push(this.not());
+    return args.length === 1 ? args[0]! : callNode("and", args);
+  }
+
+  private not(): ExprNode {
+    if (this.ts.acceptKeyword("NOT")) return callNode("not", [this.not()]);
+    return this.predicate();
+  }
+
+  /** Comparison and the postfix predicates (IS, BETWEEN, IN, LIKE); one per operand, as in SQL. */
+  private predicate(): ExprNode {
+    const left = this.additive();
+    const ts = this.ts;
+    const t = ts.peek();
+    if (t.kind === "op" && CMP[t.text]) {
+      ts.next();
+      return callNode(CMP[t.text]!, [left, this.additive()]);
+    }
+    if (ts.acceptKeyword("IS")) {
+      const negated = ts.acceptKeyword("NOT");
+      const what = ts.identifier("NULL, TRUE or FALSE").toUpperCase();
+      const fn = what === "NULL" ? (negated ? "isNotNull" : "isNull")
+        : what === "TRUE" ? (negated ? "isNotTrue" : "isTrue")
+        : what === "FALSE" ? (negated ? "isNotFalse" : "isFalse")
+        : ts.fail("expected NULL, TRUE or FALSE after IS", t);
+      return callNode(fn, [left]);
+    }
+    const negated = ts.isKeyword("NOT") && (ts.isKeyword("BETWEEN", 1) || ts.isKeyword("IN", 1) || ts.isKeyword("LIKE", 1));
+    if (negated) ts.next();
+    if (ts.acceptKeyword("BETWEEN")) {
+      ts.acceptKeyword("ASYMMETRIC");
+      const low = this.additive();
+      ts.expectKeyword("AND");
+      const high = this.additive();
+      return callNode(negated ? "notBetween" : "between", [left, low, high]);
+    }
+    if (ts.acceptKeyword("IN")) {
+      ts.expectOp("(");
+      const list = this.list();
+      const e = callNode("in", [left, ...list]);
+      return negated ? callNode("not", [e]) : e;
+    }
+    if (ts.acceptKeyword("LIKE")) {
+      const e = callNode("like", [left, this.additive()]);
+      return negated ? callNode("not", [e]) : e;
+    }
+    return left;
+  }
+
+  private additive(): ExprNode {
+    let left = this.multiplicative();
+    for (;;) {
+      const ts = this.ts;
+      if (ts.acceptOp("+")) left = callNode("plus", [left, this.multiplicative()]);
+      else if (ts.acceptOp("-")) left = callNode("minus", [left, this.multiplicative()]);
+      else if (ts.acceptOp("||")) left = callNode("concat", [left, this.multiplicative()]);
+      else return left;
+    }
+  }
+
+  private multiplicative(): ExprNode {
+    let left = this.unary();
+    for (;;) {
+      const ts = this.ts;
+      if (ts.acceptOp("*")) left = callNode("times", [left, this.unary()]);
+      else if (ts.acceptOp("/")) left = callNode("dividedBy", [left, this.unary()]);
+      else if (ts.acceptOp("%")) left = callNode("mod", [left, this.unary()]);
+      else return left;
+    }
+  }
+
+  private unary(): ExprNode {
+    const ts = this.ts;
+    if (ts.acceptOp("+")) return this.unary();
+    if (ts.acceptOp("-")) {
+      const e = this.unary();
+      // fold `-1` into a literal so that it types as a literal (INT, not an expression over one)
+      if (e.kind === "Literal" && typeof e.value === "number") return literal(-e.value, e.type);
+      if (e.kind === "Literal" && Decimal.isDecimal(e.value)) return literal((e.value as Decimal).neg(), e.type);
+      return callNode("negate", [e]);
+    }
+    return this.primary();
+  }
+
+  /** Arguments up to and including the closing parenthesis. */
+  private list(): ExprNode[] {
+    const args: ExprNode[] = [];
+    if (this.ts.acceptOp(")")) return args;
+    do args.push(this.expression()); while (this.ts.acceptOp(","));
+    this.ts.expectOp(")");
+    return args;
+  }
+
+  private primary(): ExprNode {
+    const ts = this.ts;
+    const t = ts.peek();
+    switch (t.kind) {
+      case "number": ts.next(); return numberLiteral(t.text);
+      case "string": ts.next(); return literal(t.text);
+      case "quoted": ts.next(); return this.noFieldAccess(col(t.text));
+      case "op":
+        if (ts.acceptOp("(")) {
+          const e = this.expression();
+          ts.expectOp(")");
+          return e;
+        }
+        return ts.fail("expected an expression");
+      case "eof":
+        return ts.fail("expected an expression");
+      default:
+    }
+    const word = t.text.toUpperCase();
+    switch (word) {
+      case "TRUE": ts.next(); return literal(true);
+      case "FALSE": ts.next(); return literal(false);
+      case "NULL": ts.next(); return literal(null);
+      case "CASE": ts.next(); return this.caseExpr();
+      case "INTERVAL": ts.next(); return this.interval();
+      case "DATE": case "TIME": case "TIMESTAMP":
+        if (ts.peek(1).kind === "string") { ts.next(); return this.typedLiteral(word); }
+        break;
+      default:
+    }
+    if (!ts.isOp("(", 1)) {
+      ts.next();
+      return this.noFieldAccess(col(t.text));
+    }
+    ts.next();
+    ts.next(); // (
+    return this.call(word, t);
+  }
+
+  private noFieldAccess(e: ExprNode): ExprNode {
+    if (this.ts.isOp(".")) this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
+    return e;
+  }
+
+  private call(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {
+    const ts = this.ts;
+    switch (name) {
+      case "CAST":
+      case "TRY_CAST": {
+        const e = this.expression();
+        ts.expectKeyword("AS");
+        const type = parseTypeAt(ts);
+        ts.expectOp(")");
+        return callNode(name === "CAST" ? "cast" : "tryCast", [e, literal(null, type)]);
+      }
+      case "EXTRACT": {
+        const unit = this.timeUnit();
+        ts.expectKeyword("FROM");
+        const e = this.expression();
+        ts.expectOp(")");
+        return callNode("extract", [e, literal(unit)]);
+      }
+      case "FLOOR":
+      case "CEIL":
+      case "CEILING": {
+        const e = this.expression();
+        const fn = name === "FLOOR" ? "floor" : "ceil";
+        if (ts.acceptKeyword("TO")) {
+          const unit = this.timeUnit();
+          ts.expectOp(")");
+          return callNode(`${fn}Time`, [e, literal(unit)]);
+        }
+        ts.expectOp(")");
+        return callNode(fn, [e]);
+      }
+      case "POSITION": {
+        const needle = this.additive();
+        ts.expectKeyword("IN");
+        const hay = this.expression();
+        ts.expectOp(")");
+        return callNode("position", [needle, hay]);
+      }
+      case "TRIM": {
+        let fn = "trim";
+        if (ts.acceptKeyword("BOTH")) fn = "trim";
+        else if (ts.acceptKeyword("LEADING")) fn = "trimLeading";
+        else if (ts.acceptKeyword("TRAILING")) fn = "trimTrailing";
+        let chars: ExprNode = literal(" ");
+        if (!ts.acceptKeyword("FROM")) {
+          const first = this.expression();
+          if (!ts.acceptKeyword("FROM")) {
+            ts.expectOp(")");
+            return callNode(fn, [first, chars]);
+          }
+          chars = first;
+        }
+        const e = this.expression();
+        ts.expectOp(")");
+        return callNode(fn, [e, chars]);
+      }
+      case "SUBSTRING": {
+        const e = this.expression();
+        if (ts.acceptKeyword("FROM")) {
+          const start = this.expression();
+          const args = [e, start];
+          if (ts.acceptKeyword("FOR")) args.push(this.expression());
+          ts.expectOp(")");
+          return callNode("substring", args);
+        }
+        ts.expectOp(",");
+        const rest = this.list();
+        return this.checked(name, [e, ...rest], at);
+      }
+      case "ROUND": {
+        const args = this.list();
+        if (args.length < 1 || args.length > 2) ts.fail(`ROUND expects 1 or 2 arguments`, at);
+        return callNode("round", [args[0]!, args[1] ?? literal(0)]);
+      }
+      case "TO_TIMESTAMP": {
+        // Flink: TO_TIMESTAMP(string) parses 'yyyy-MM-dd HH:mm:ss[.SSS]' into TIMESTAMP(3), NULL when malformed
+        const args = this.list();
+        if (args.length !== 1) ts.fail(`TO_TIMESTAMP expects 1 argument (a format argument is not supported), got ${args.length}`, at);
+        return callNode("tryCast", [args[0]!, literal(null, new DataType("TIMESTAMP", true, { precision: 3 }))]);
+      }
+      default: {
+        if (AGGREGATES.has(name)) ts.fail(`aggregate function ${name} is not allowed here`, at);
+        return this.checked(name, this.list(), at);
+      }
+    }
+  }
+
+  /** A built-in by its SQL name with its arity checked, or a call of a registered function. */
+  private checked(name: string, args: ExprNode[], at: ReturnType<TokenStream["peek"]>): ExprNode {
+    const f = SQL_FUNCTIONS[name];
+    if (!f) return callNode(at.text, args);
+    if (args.length < f.min || args.length > f.max) {
+      const expected = f.min === f.max ? `${f.min}` : f.max === Infinity ? `at least ${f.min}` : `${f.min} to ${f.max}`;
+      this.ts.fail(`${name} expects ${expected} argument${f.max === 1 ? "" : "s"}, got ${args.length}`, at);
+    }
+    return callNode(f.fn, args);
+  }
+
+  private timeUnit(): string {
+    const t = this.ts.peek();
+    const u = this.ts.identifier("a time unit").toUpperCase();
+    if (!TIME_UNITS.includes(u)) this.ts.fail(`expected a time unit (${TIME_UNITS.join(", ")})`, t);
+    return u;
+  }
+
+  private caseExpr(): ExprNode {
+    const ts = this.ts;
+    const subject = ts.isKeyword("WHEN") ? undefined : this.expression();
+    const branches: [ExprNode, ExprNode][] = [];
+    while (ts.acceptKeyword("WHEN")) {
+      const w = this.expression();
+      ts.expectKeyword("THEN");
+      branches.push([subject ? callNode("equals", [subject, w]) : w, this.expression()]);
+    }
+    if (branches.length === 0) ts.fail("expected WHEN");
+    const otherwise = ts.acceptKeyword("ELSE") ? this.expression() : literal(null);
+    ts.expectKeyword("END");
+    return branches.reduceRight<ExprNode>((acc, [c, v]) => callNode("if", [c, v, acc]), otherwise);
+  }
+
+  /** `DATE '2020-01-01'`, `TIME '10:00:00'`, `TIMESTAMP '2020-01-01 10:00:00.123'`. */
+  private typedLiteral(word: string): ExprNode {
+    const t = this.ts.next();
+    switch (word) {
+      case "DATE":
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(t.text)) this.ts.fail("expected a date 'YYYY-MM-DD'", t);
+        return literal(t.text, new DataType("DATE", false));
+      case "TIME":
+        if (!/^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(t.text)) this.ts.fail("expected a time 'HH:mm:ss'", t);
+        return literal(t.text, new DataType("TIME", false, { precision: 0 }));
+      default: {
+        const d = parseTimestamp(t.text);
+        if (!d) this.ts.fail("expected a timestamp 'YYYY-MM-DD HH:mm:ss[.SSS]'", t);
+        return literal(d, new DataType("TIMESTAMP", false, { precision: 3 }));
+      }
+    }
+  }
+
+  /** `INTERVAL '1' SECOND`, `INTERVAL '0.001' SECOND`, `INTERVAL '1:30' MINUTE TO SECOND`, `INTERVAL '2' YEAR`. */
+  private interval(): ExprNode {
+    const ts = this.ts;
+    const negative = ts.acceptOp("-");
+    const t = ts.peek();
+    let text: string;
+    if (t.kind === "string" || t.kind === "number") text = ts.next().text;
+    else return ts.fail("expected the interval value as a string, e.g. INTERVAL '1' SECOND");
+    const unitTok = ts.peek();
+    const from = ts.identifier("an interval unit").toUpperCase().replace(/S$/, "");
+    if (!INTERVAL_UNITS[from]) ts.fail(`expected an interval unit (${Object.keys(INTERVAL_UNITS).join(", ")})`, unitTok);
+    if (ts.acceptOp("(")) { ts.integer("a precision"); ts.expectOp(")"); }
+    let to: string | undefined;
+    if (ts.acceptKeyword("TO")) {
+      const toTok = ts.peek();
+      to = ts.identifier("an interval unit").toUpperCase();
+      if (!INTERVAL_UNITS[to]) ts.fail(`expected an interval unit`, toTok);
+      if (ts.acceptOp("(")) { ts.integer("a precision"); ts.expectOp(")"); }
+    }
+    const value = intervalValue(text, from, to);
+    if (value === undefined) return ts.fail(`'${text}' is not a valid INTERVAL ${from}${to ? ` TO ${to}` : ""} value`, t);
+    const yearMonth = INTERVAL_UNITS[from]!.yearMonth;
+    const type = new DataType(yearMonth ? "INTERVAL_YEAR_MONTH" : "INTERVAL_DAY_TIME", false);
+    return literal(negative ? -value : value, type);
+  }
+}
+
+function numberLiteral(text: string): ExprNode {
+  if (/[eE]/.test(text)) return literal(Number(text), new DataType("DOUBLE", false));
+  if (text.includes(".")) {
+    // exact numeric literal: DECIMAL(p, s) as in Flink
+    const d = new Decimal(text);
+    const scale = Math.max(0, d.decimalPlaces());
+    const intDigits = d.abs().truncated().isZero() ? 1 : d.abs().truncated().toFixed(0).length;
+    return literal(d, new DataType("DECIMAL", false, { precision: Math.min(38, intDigits + scale), scale }));
+  }
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) return literal(new Decimal(text), new DataType("DECIMAL", false, { precision: Math.min(38, text.length), scale: 0 }));
+  return literal(n);
+}
+
+/** Milliseconds (day-time) or months (year-month) of an interval string, or undefined when malformed. */
+function intervalValue(text: string, from: string, to: string | undefined): number | undefined {
+  const s = text.trim();
+  const sign = s.startsWith("-") ? -1 : 1;
+  const body = s.replace(/^[+-]/, "");
+  if (to === undefined) {
+    if (!/^\d+(\.\d+)?$/.test(body)) return undefined;
+    const v = new Decimal(body).times(INTERVAL_UNITS[from]!.factor);
+    if (!v.isInteger()) return undefined;
+    return sign * v.toNumber();
+  }
+  if (from === "YEAR" && to === "MONTH") {
+    const m = /^(\d+)-(\d+)$/.exec(body);
+    return m ? sign * (Number(m[1]) * 12 + Number(m[2])) : undefined;
+  }
+  // day-time ranges: 'd hh:mm:ss.fff' with the leading and trailing parts given by FROM / TO
+  const order = ["DAY", "HOUR", "MINUTE", "SECOND"];
+  const i = order.indexOf(from);
+  const j = order.indexOf(to);
+  if (i < 0 || j <= i) return undefined;
+  const parts = body.split(/[ :]/);
+  if (parts.length !== j - i + 1) return undefined;
+  let ms = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const unit = order[i + k]!;
+    const p = parts[k]!;
+    if (!(unit === "SECOND" ? /^\d+(\.\d{1,3})?$/ : /^\d+$/).test(p)) return undefined;
+    ms += Number(p) * INTERVAL_UNITS[unit]!.factor;
+  }
+  return sign * Math.round(ms);
+}

@@ -1,0 +1,36 @@
+import { buildJobGraph } from "../../src/exec/job-graph.js";
+import type { Operator } from "../../src/exec/operator.js";
+import type { Table } from "../../src/index.js";
+import { KIND_SHORT } from "../../src/table/row.js";
+import { toJavaString } from "../../src/table/types/format.js";
+
+/**
+ * Runs a table's job by hand, one source record at a time, and records which rows came out after each
+ * input record (the last step also holds what end of input flushed). Exposes the operators so that tests
+ * can read their counters (late rows dropped).
+ */
+export function drive(table: Table<object>): { steps: string[][]; operators: Operator[] } {
+  const types = table.getResolvedSchema().types;
+  let current: string[] = [];
+  const graph = buildJobGraph(table.node, { batch: false, config: new Map(), clock: () => 0, resolveFunction: table.env.planContext().resolveFunction }, {
+    record: (k, v) => { current.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
+  });
+  for (const op of graph.operators) op.open();
+  const steps: string[][] = [];
+  for (const s of graph.sources) {
+    for (;;) {
+      const r = s.reader.poll(s.emitter.out, 1);
+      steps.push(current);
+      current = [];
+      if (r === "end") break;
+    }
+  }
+  return { steps, operators: graph.operators };
+}
+
+/** The value of a numeric counter on the one operator that has it. */
+export function counter(operators: readonly Operator[], name: string): number {
+  const found = operators.filter((o) => typeof (o as unknown as Record<string, unknown>)[name] === "number");
+  if (found.length !== 1) throw new Error(`expected one operator with ${name}, found ${found.length}`);
+  return (found[0] as unknown as Record<string, number>)[name]!;
+}
