@@ -4,8 +4,14 @@
  */
 import { localExecutor } from "./exec/executor.js";
 import { setExecutor } from "./table/executor.js";
+import { installFunctionRuntime } from "./functions/runtime/install.js";
+import { installConnectors } from "./connectors/install.js";
+// registers the PTF operator factory and the changelog mode of PTF calls
+import "./exec/operators/ptf/register.js";
 
 setExecutor(localExecutor);
+installFunctionRuntime();
+installConnectors();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
@@ -19,8 +25,43 @@ export { DataTypes } from "./table/types/data-types.js";
 export { DataType } from "./table/types/data-type.js";
 export type { DayTimeInterval, YearMonthInterval, ColumnList, ValueOf } from "./table/types/data-type.js";
 export { ResolvedSchema } from "./table/types/resolved-schema.js";
-export { TableError, ValidationError, ExecutionError, TableRuntimeException } from "./table/errors.js";
+export { Schema, SchemaBuilder } from "./table/schema.js";
+export type { ColumnValue, SchemaColumn, SchemaWatermark, SchemaPrimaryKey } from "./table/schema.js";
+export { resolveSchema, computedColumnsFunction, watermarkEmission } from "./table/schema-resolve.js";
+export type { ResolvedTableSchema, ResolvedComputedColumn, WatermarkEmission } from "./table/schema-resolve.js";
+export { parseDataType } from "./table/types/parse-type.js";
+export type { SqlTypeValue } from "./table/types/parse-type.js";
+export { parseSqlExpression } from "./expressions/sql-expression.js";
+export {
+  Tumble, Slide, Session, Cumulate, GroupWindow, TumbleWithSize, TumbleWithSizeOnTime, SlideWithSize, SlideWithSizeAndSlide,
+  SlideWithSizeAndSlideOnTime, SessionWithGap, SessionWithGapOnTime, CumulateWithSize, CumulateWithSizeAndStep,
+  CumulateWithSizeAndStepOnTime,
+} from "./table/windows/group-windows.js";
+export {
+  Over, OverWindow, OverWindowPartitioned, OverWindowPartitionedOrdered, OverWindowPartitionedOrderedPreceding,
+  UNBOUNDED_RANGE, UNBOUNDED_ROW, CURRENT_RANGE, CURRENT_ROW, rowInterval,
+} from "./table/windows/over-windows.js";
+export type { FrameBound } from "./table/windows/over-windows.js";
+export { GroupWindowedTable, WindowGroupedTable, OverWindowedTable } from "./table/windows/windowed-table.js";
+export { TableError, ValidationError, ExecutionError, TableRuntimeException, SqlParseError } from "./table/errors.js";
 export { Expression, AggExpression, ArgumentExpression, TimeIntervalUnit } from "./expressions/expression.js";
 export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call } from "./expressions/functions.js";
 export type { TableTypeError } from "./expressions/type-level.js";
 export { Decimal } from "decimal.js";
+export { ScalarFunction, TableFunction, AggregateFunction } from "./functions/index.js";
+export type {
+  ScalarFunctionSpec, TableFunctionSpec, TableFunctionCollector, TableFunctionRow, AggregateFunctionSpec, UserDefinedFunction,
+  ParamValues, RegistrableFunction,
+} from "./functions/index.js";
+export {
+  ProcessTableFunction, ArgumentTrait, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
+  PartitionedTable, TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
+} from "./ptf/index.js";
+export type {
+  PtfSpec, ArgValues, StateValues, Context, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue, ListView, MapView,
+  ValueView, PolymorphicRow, StateOptions, TableTrait, AnyProcessTableFunction, ProcessOutput, FromCallOutput,
+} from "./ptf/index.js";
+export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
+export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
+export { InsertTableResult, TablePipeline } from "./table/insert.js";
+export { CollectionSink } from "./connectors/collection.js";

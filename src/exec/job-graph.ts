@@ -1,7 +1,7 @@
 import type { FunctionResolver } from "../expressions/compile.js";
 import { ValidationError } from "../table/errors.js";
 import type { JobSettings, JobSink } from "../table/executor.js";
-import { type ChangelogMode, deriveChangelogMode, hasRetractions } from "../table/plan/changelog-mode.js";
+import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly } from "../table/plan/changelog-mode.js";
 import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../table/plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
 import { CalcOperator } from "./operators/calc.js";
@@ -9,6 +9,7 @@ import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { UnionOperator } from "./operators/union.js";
+import { windowOperator } from "./operators/window-operators.js";
 import type { SourceReader } from "./source.js";
 import { ValuesReader } from "./sources/values-reader.js";
 
@@ -123,7 +124,15 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         break;
       }
       case "Distinct": {
-        const op = register(new DistinctOperator(node.schema));
+        // batch over an updating input: emit at end of input so the result stays insert-only
+        const op = register(new DistinctOperator(node.schema, settings.batch && hasRetractions(ctx.modeOf(node.input))));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "WindowAggregate":
+      case "OverAggregate": {
+        const op = register(windowOperator(node, resolveFunction));
         connect(build(node.input), op, 0);
         em = op;
         break;
@@ -147,7 +156,9 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   };
 
   const last = build(root);
-  const sinkOp = new CollectSinkOperator(sink);
+  // batch results are insert-only: an updating plan is materialized at the sink
+  const rootMode = ctx.modeOf(root);
+  const sinkOp = new CollectSinkOperator(sink, settings.batch && !isInsertOnly(rootMode) ? { schema: root.schema, mode: rootMode } : undefined);
   operators.push(sinkOp);
   connect(last, sinkOp, 0);
   for (const e of emitters) e.out = e.outputs.length === 1 ? e.outputs[0]! : new BroadcastOutput(e.outputs);

@@ -2,10 +2,15 @@ import type { DataType } from "../table/types/data-type.js";
 import { type AggNode, type ExprNode, callNode, literal } from "./node.js";
 import type { TAgg, TAlias, TLit, TOp, Widen } from "./type-level.js";
 
-/** Units for `extract`, `floor` and `ceil` on temporal values (Flink's TimeIntervalUnit). */
+/**
+ * Units for `extract`, `floor` and `ceil` on temporal values (Flink's TimeIntervalUnit). Which units
+ * apply to which type is listed in docs/expressions.md (e.g. HOUR is not defined for a DATE).
+ */
 export const TimeIntervalUnit = {
+  MILLENNIUM: "MILLENNIUM", CENTURY: "CENTURY", DECADE: "DECADE",
   YEAR: "YEAR", QUARTER: "QUARTER", MONTH: "MONTH", WEEK: "WEEK", DAY: "DAY",
   HOUR: "HOUR", MINUTE: "MINUTE", SECOND: "SECOND", MILLISECOND: "MILLISECOND",
+  MICROSECOND: "MICROSECOND", NANOSECOND: "NANOSECOND",
 } as const;
 export type TimeIntervalUnit = (typeof TimeIntervalUnit)[keyof typeof TimeIntervalUnit];
 
@@ -34,7 +39,7 @@ export class Expression<N = unknown> {
 
   // -- naming ------------------------------------------------------------------------------------
   /** Names the result: `$("price").times(2).as("double_price")`. */
-  as<const A extends string>(name: A, ...extraNames: string[]): Expression<TAlias<A, N>> {
+  as<const A extends string, const E extends readonly string[] = []>(name: A, ...extraNames: E): Expression<TAlias<A, N, E>> {
     return new Expression({ kind: "Alias", name, extraNames, expr: this.node });
   }
 
@@ -110,8 +115,14 @@ export class Expression<N = unknown> {
   trim(character: string = " "): Expression<TOp<"string", [N]>> { return new Expression(op("trim", this, character)); }
   trimLeading(character: string = " "): Expression<TOp<"string", [N]>> { return new Expression(op("trimLeading", this, character)); }
   trimTrailing(character: string = " "): Expression<TOp<"string", [N]>> { return new Expression(op("trimTrailing", this, character)); }
-  /** SQL LIKE with `%` and `_` (and `\` as escape). */
-  like<P>(pattern: P): Expression<TOp<"stringToBool", [N, NodeOf<P>]>> { return new Expression(op("like", this, pattern)); }
+  /**
+   * SQL LIKE: `%` matches any sequence, `_` one character. `escape` (one character) makes the next
+   * `%`, `_` or escape character literal: `$("code").like("100!%", "!")`. Without an escape character,
+   * `\` is an ordinary character (as Flink's LIKE without ESCAPE).
+   */
+  like<P>(pattern: P, escape?: string): Expression<TOp<"stringToBool", [N, NodeOf<P>]>> {
+    return new Expression(escape === undefined ? op("like", this, pattern) : op("like", this, pattern, escape));
+  }
   replace<A, B>(search: A, replacement: B): Expression<TOp<"string", [N, NodeOf<A>, NodeOf<B>]>> {
     return new Expression(op("replace", this, search, replacement));
   }
@@ -164,6 +175,14 @@ export class Expression<N = unknown> {
   /** COUNT(DISTINCT this). */
   countDistinct(): AggExpression<TAgg<"count", N>> { return agg<TAgg<"count", N>>("COUNT", this).distinct(); }
 
+  // -- group window properties (table.window(Tumble...as("w")).groupBy($("w"), ...)) ---------------------
+  /** Start of the group window `$("w")` (inclusive), a TIMESTAMP(3). */
+  start(): Expression<TOp<"windowProp", [N]>> { return new Expression(op("windowStart", this)); }
+  /** End of the group window `$("w")` (exclusive), a TIMESTAMP(3). */
+  end(): Expression<TOp<"windowProp", [N]>> { return new Expression(op("windowEnd", this)); }
+  /** Time attribute of the group window `$("w")`: end - 1 ms, usable as the rowtime of a following window. */
+  rowtime(): Expression<TOp<"windowProp", [N]>> { return new Expression(op("windowRowtime", this)); }
+
   // -- ordering -------------------------------------------------------------------------------------------
   asc(): Expression<N> { return new Expression({ kind: "Sort", ascending: true, nullsFirst: undefined, expr: this.node }); }
   desc(): Expression<N> { return new Expression({ kind: "Sort", ascending: false, nullsFirst: undefined, expr: this.node }); }
@@ -190,6 +209,11 @@ export class Expression<N = unknown> {
 export class AggExpression<N> extends Expression<N> {
   distinct(): AggExpression<N> {
     return new AggExpression({ ...(this.node as AggNode), distinct: true });
+  }
+
+  /** This aggregate over the over window `$("w")` of `table.window(Over...as("w"))`: one value per input row. */
+  over(window: Expression<unknown>): Expression<TOp<"any", [N]>> {
+    return new Expression(callNode("over", [this.node, window.node]));
   }
 }
 

@@ -17,16 +17,29 @@ export interface TLit<T> { readonly lit: T }
 /** An operation; `K` names its typing rule (see ApplyOk), `A` are its operand nodes. */
 export interface TOp<K extends string, A extends readonly unknown[]> { readonly op: K; readonly args: A }
 /** `expr.as(name)`. */
-export interface TAlias<Name extends string, X> { readonly alias: Name; readonly of: X }
+export interface TAlias<Name extends string, X, E extends readonly string[] = readonly string[]> { readonly alias: Name; readonly of: X; readonly extra?: E }
 /** An aggregate call; resolved in "row" context, may only appear where aggregation is allowed. */
 export interface TAgg<K extends string, X> { readonly agg: K; readonly of: X }
 /** A typing error carried up the tree. */
 export interface TErr<M extends string> { readonly error: M }
+/** The value type of a group window alias (`$("w")` after `window(... .as("w"))`): only `start()`, `end()`, `rowtime()` apply. */
+export interface TWindowAlias { readonly __groupWindowAlias: true }
+/** A user-defined scalar function call: declared parameter value types P, result value type R, operands A. */
+export interface TUdf<P extends readonly unknown[], R, A extends readonly unknown[]> { readonly udf: P; readonly result: R; readonly args: A }
+/** A user-defined table function call: declared parameters P, output row object type R, operands A. */
+export interface TUdtf<P extends readonly unknown[], R, A extends readonly unknown[]> { readonly udtf: P; readonly rows: R; readonly args: A }
 
 declare const tableTypeError: unique symbol;
 /**
- * What a method parameter turns into when an argument is wrong: the compiler reports that the
- * argument is not assignable to `TableTypeError<"column 'agee' is not in [name, age]">`.
+ * What a method parameter turns into when an argument is wrong, so the compiler's message quotes
+ * the problem:
+ *
+ * ```ts
+ * people.select($("agee"));
+ * // Argument of type '[Expression<TCol<"agee">>]' is not assignable to parameter of type
+ * //   'readonly [TableTypeError<"column 'agee' is not in [age, name]">]'.
+ * ```
+ * No value has this type; docs/typing.md lists the messages.
  */
 export interface TableTypeError<Message extends string> { readonly [tableTypeError]: Message }
 
@@ -55,7 +68,8 @@ type Numeric = number | Decimal;
 type IsCat<T, C extends string> = Category<T> extends C | "NULL" | "ANY" ? true : false;
 
 type ArithResult<A, B, V extends readonly unknown[]> =
-  IsCat<A, "NUMERIC"> extends true
+  "ANY" extends Category<A> | Category<B> ? unknown // a column of an untyped table: checked at run time
+  : IsCat<A, "NUMERIC"> extends true
     ? IsCat<B, "NUMERIC"> extends true
       ? (NonNullable<A> | NonNullable<B> extends number ? number : Decimal) | NullOf<V>
       : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>
@@ -117,6 +131,7 @@ type ApplyOk<K extends string, V extends readonly unknown[]> =
     : TErr<`coalesce arguments must have the same type`>)
   : K extends "ifNull" ? (Comparable<V[0], V[1]> extends true ? NonNullable<V[0]> | V[1] : TErr<`ifNull needs a default of the same type`>)
   : K extends "cast" ? V[1] | NullOf<[V[0]]>
+  : K extends "windowProp" ? (V[0] extends TWindowAlias ? Date : TErr<`start(), end() and rowtime() apply to a group window alias, got ${Category<V[0]>}`>)
   : K extends "any" ? V[0]
   : unknown;
 
@@ -130,25 +145,55 @@ export type Apply<K extends string, V extends readonly unknown[]> =
 // ---------------------------------------------------------------------------------------------
 // Resolution against a schema S (an object type: column name -> value type).
 
-/** Comma-separated column names of S, for error messages only (evaluated on the error path). */
-export type ColumnNames<S> = JoinNames<UnionToTuple<keyof S & string> & readonly string[]>;
-type JoinNames<T extends readonly string[]> =
-  T extends readonly [infer H extends string] ? H
-  : T extends readonly [infer H extends string, ...infer R extends string[]] ? `${H}, ${JoinNames<R>}` : "";
-type UnionToIntersection<U> = (U extends unknown ? (x: () => U) => void : never) extends (x: infer I) => void ? I : never;
-type UnionToTuple<U> = UnionToIntersection<U> extends () => infer L ? [...UnionToTuple<Exclude<U, L>>, L] : [];
+/**
+ * Comma-separated column names of S, for error messages only (evaluated on the error path). The
+ * compiler orders a union of string literals alphabetically, so this reads `age, name`. Past
+ * 30 names it is `more than 30 columns` (listing 200 names would cost ~1 s of tsc per error).
+ */
+export type ColumnNames<S> = NameList<keyof S & string>;
+
+/** `column 'agee' is not in [age, name]`; for wide tables the columns starting with the same letter. */
+export type NotInColumns<N extends string, S> =
+  TakeNames<keyof S & string, []> extends infer T extends readonly string[]
+    ? `column '${N}' is not in [${JoinNames<T>}]`
+    : N extends `${infer C}${string}`
+      ? `column '${N}' is not among the table's more than ${NameListCap} columns; those starting with '${C}': [${NameList<Extract<keyof S & string, `${C}${string}`>>}]`
+      : `column '${N}' is not among the table's columns`;
+
+type NameListCap = 30;
+type NameList<U extends string> =
+  TakeNames<U, []> extends infer T extends readonly string[] ? JoinNames<T> : `more than ${NameListCap} columns`;
+
+// Hand-written rather than ts-toolbelt's U.ListOf: tail-recursive, so it handles wide unions
+// (U.ListOf fails with "excessively deep" at 200 members), and it stops at the cap (docs/typing.md).
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type LastOf<U> = UnionToIntersection<U extends unknown ? () => U : never> extends () => infer L ? L : never;
+/** The members of U in the compiler's order, or `false` when there are more than the cap. */
+type TakeNames<U extends string, Acc extends readonly string[]> =
+  [U] extends [never] ? Acc
+  : Acc["length"] extends NameListCap ? false
+  : LastOf<U> extends infer L extends string ? TakeNames<Exclude<U, L>, [L, ...Acc]> : Acc;
+type JoinNames<T extends readonly string[], Out extends string = ""> =
+  T extends readonly [infer H extends string, ...infer R extends readonly string[]]
+    ? JoinNames<R, Out extends "" ? H : `${Out}, ${H}`>
+    : Out;
 
 /**
  * Resolves a type-level expression node against schema S. `G` is the set of grouping keys that
  * non-aggregated columns may use (`string` = any column: row context).
  */
 export type Resolve<S, X, G extends string = string> =
-  X extends TCol<infer N> ? (N extends keyof S ? (N extends G ? S[N] : TErr<`column '${N}' is neither a grouping key nor inside an aggregate`>)
-    : TErr<`column '${N}' is not in [${ColumnNames<S>}]`>)
+  X extends TCol<infer N> ? (string extends N ? unknown // `$(name)` with a run-time string: checked at run time
+    : N extends keyof S ? (N extends G ? S[N] : TErr<`column '${N}' is neither a grouping key nor inside an aggregate`>)
+    : TErr<NotInColumns<N, S>>)
   : X extends TLit<infer T> ? T
   : X extends TAlias<string, infer Y> ? Resolve<S, Y, G>
+  // a function called by name may be an aggregate: its arguments may use any column (checked when planned)
+  : X extends TOp<"call", infer A> ? Apply<"call", ResolveAll<S, A, string>>
   : X extends TOp<infer K, infer A> ? Apply<K, ResolveAll<S, A, G>>
-  : X extends TAgg<infer K, infer Y> ? AggResult<K, Resolve<S, Y, string>>
+  : X extends TAgg<infer K, infer Y> ? (HasAgg<Y> extends true ? TErr<"aggregate functions cannot be nested"> : AggResult<K, Resolve<S, Y, string>>)
+  : X extends TUdf<infer P, infer R, infer A> ? UdfResult<P, R, ResolveAll<S, A, G>>
+  : X extends TUdtf<readonly unknown[], unknown, readonly unknown[]> ? TErr<"a table function call can only be used in joinLateral / leftOuterJoinLateral">
   : unknown;
 
 export type ResolveAll<S, A extends readonly unknown[], G extends string = string> = { [I in keyof A]: Resolve<S, A[I], G> };
@@ -156,9 +201,33 @@ export type ResolveAll<S, A extends readonly unknown[], G extends string = strin
 type AggResult<K extends string, V> =
   V extends TErr<string> ? V
   : K extends "count" ? number
+  : unknown extends V ? unknown // a column of an untyped table: checked at run time
   : K extends "sum" | "avg" ? (IsCat<V, "NUMERIC"> extends true ? NonNullable<V> | null : TErr<`${Uppercase<K>} needs a NUMERIC argument, got ${Category<V>}`>)
   : K extends "min" | "max" ? NonNullable<V> | null
+  : K extends "udf" ? V
   : unknown;
+
+/**
+ * Result of a user-defined function call with declared parameter value types P and result R over
+ * resolved operands V: arity and type families are checked; a NOT NULL parameter given a nullable
+ * operand makes the result nullable (the function is not called for NULL, its result is NULL).
+ */
+export type UdfResult<P extends readonly unknown[], R, V extends readonly unknown[]> =
+  [FirstError<V>] extends [never]
+    ? (V["length"] extends P["length"]
+      ? (UdfArgError<P, V, []> extends infer E ? ([E] extends [never] ? R | UdfNullOf<P, V> : E) : never)
+      : TErr<`the function expects ${P["length"]} argument(s), got ${V["length"]}`>)
+    : FirstError<V>;
+
+type UdfArgError<P extends readonly unknown[], V extends readonly unknown[], I extends unknown[]> =
+  P extends readonly [infer PH, ...infer PR] ? (V extends readonly [infer VH, ...infer VR]
+    ? (Category<PH> extends "ANY" ? UdfArgError<PR, VR, [...I, 0]>
+      : IsCat<VH, Category<PH>> extends true ? UdfArgError<PR, VR, [...I, 0]>
+      : TErr<`argument ${[...I, 0]["length"]} of the function: expected ${Category<PH>}, got ${Category<VH>}`>)
+    : never) : never;
+
+type UdfNullOf<P extends readonly unknown[], V extends readonly unknown[]> =
+  true extends { [I in keyof P]: null extends P[I] ? false : null extends V[I & keyof V] ? true : false }[number] ? null : never;
 
 /** Whether a node contains an aggregate anywhere. */
 export type HasAgg<X> =

@@ -2,7 +2,7 @@ import type { FunctionResolver } from "../expressions/compile.js";
 import { ValidationError } from "./errors.js";
 import { getExecutor } from "./executor.js";
 import type { PlanContext } from "./plan/builders.js";
-import { newNodeId, type PlanNode, type ValuesNode } from "./plan/nodes.js";
+import { newNodeId, type PlanNode, type SinkNode, type ValuesNode } from "./plan/nodes.js";
 import { Kind, kindFromShort, PositionalRow } from "./row.js";
 import { Table } from "./table.js";
 import { TableResult } from "./table-result.js";
@@ -10,6 +10,17 @@ import { DataType } from "./types/data-type.js";
 import { ResolvedSchema } from "./types/resolved-schema.js";
 import { coerceValue, commonType, inferType } from "./types/values.js";
 import type { Widen } from "../expressions/type-level.js";
+import { resolveProcessCall } from "../ptf/call.js";
+import type { AnyProcessTableFunction, CheckCallArgs, FromCallOutput } from "../ptf/typing.js";
+import type { Flatten } from "./typing.js";
+import { Schema } from "./schema.js";
+import { watermarkEmission } from "./schema-resolve.js";
+import { schemaValuesNode } from "./schema-values.js";
+import type { FunctionCatalog } from "../functions/catalog.js";
+import { TableRegistry, scanNode, sinkNode } from "./connector-tables.js";
+import { type InsertTableResult, startInsert } from "./insert.js";
+import { TableDescriptor } from "./table-descriptor.js";
+import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -32,7 +43,7 @@ export type RowInput<T> = PositionalRow | { [K in keyof T]?: unknown };
 /** Schema of values given to fromValues without a type: scalars -> f0, Row.of(...) -> f0..fn, objects -> their keys. */
 export type InferValuesSchema<E> =
   [E] extends [PositionalRow<infer V>] ? { [I in keyof V & `${number}` as `f${I}`]: Widen<V[I]> }
-  : [E] extends [Date] ? { f0: E }
+  : [Exclude<E, null>] extends [Date] ? { f0: E }
   : [Exclude<E, null>] extends [object] ? (Exclude<E, null> extends unknown[] ? { f0: E } : { [K in keyof Exclude<E, null>]: Widen<Exclude<E, null>[K]> })
   : { f0: Widen<E> };
 
@@ -44,7 +55,7 @@ export type InferValuesSchema<E> =
  * ```
  */
 export class TableEnvironment {
-  private readonly views = new Map<string, Table<object, never>>();
+  private readonly views = new Map<string, Table<object>>();
   private readonly config = new TableConfig();
   /** Processing-time clock; replace it in tests (`env.setClock(() => t)`). */
   private clock: () => number = Date.now;
@@ -81,6 +92,7 @@ export class TableEnvironment {
         }
         return undefined;
       },
+      prepare: prepareHook(this.functions, this.isBatch()),
     };
   }
 
@@ -94,27 +106,51 @@ export class TableEnvironment {
    * env.fromValues("Bob", "Alice").as("name")
    * ```
    */
-  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<T, "append">;
-  fromValues<const V extends readonly unknown[]>(...values: V): Table<InferValuesSchema<V[number]>, "append">;
+  // Overload order: the compiler reports a failed call against the last overload, so the ROW-typed
+  // one (the most common) comes last. A typed first argument never takes the inferred overload.
+  fromValues<const V extends readonly unknown[]>(...values: V extends readonly [DataType | Schema<object>, ...unknown[]] ? never : V):
+    Table<InferValuesSchema<V[number]>, "append">;
+  /** With a Schema (computed columns, watermark): rows give the physical columns; see schema-values.ts. */
+  fromValues<T extends object>(schema: Schema<T>, ...rows: RowInput<T>[]): Table<T, "append">;
+  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<Flatten<T>, "append">;
   fromValues(...args: unknown[]): Table<object, "append"> {
     const first = args[0];
-    // (issue 3 adds: a Schema with a watermark declaration as first argument)
+    if (first instanceof Schema) {
+      return new Table(this, schemaValuesNode(first, args.slice(1), this.planContext(), watermarkEmission((k) => this.config.get(k))));
+    }
     if (first instanceof DataType) return new Table(this, valuesNode(first, args.slice(1)));
     return new Table(this, inferredValues(args));
   }
 
   /** Registers a table under a name for `from(name)` (and SQL). */
-  createTemporaryView(name: string, table: Table<object, never> | Table<never, never>): void {
+  createTemporaryView(name: string, table: Table<object>): void {
     if (!name) throw new ValidationError("createTemporaryView needs a name");
-    this.views.set(name, table as Table<object, never>);
+    if (table.env !== this) throw new ValidationError(`createTemporaryView('${name}'): the table belongs to another TableEnvironment`);
+    // as Flink: registering a name twice is an error; dropTemporaryView first to replace a view
+    if (this.views.has(name)) throw new ValidationError(`Temporary table '${name}' already exists`);
+    this.views.set(name, table);
+  }
+
+  /** Removes a view registered with createTemporaryView; false if there was none. */
+  dropTemporaryView(name: string): boolean {
+    return this.views.delete(name);
   }
 
   /** A registered view or table; unknown names list the known ones. */
-  from<S extends object = Record<string, unknown>>(name: string): Table<S> {
-    const t = this.views.get(name);
-    if (!t) throw new ValidationError(`table '${name}' is not registered; known: [${[...this.views.keys()].join(", ")}]`);
-    return t as unknown as Table<S>;
+  from<S extends object = Record<string, unknown>>(name: string): Table<S>;
+  /** An anonymous connector table (Flink's `from(TableDescriptor)`), typed by the descriptor's schema. */
+  from<S extends object>(descriptor: TableDescriptor<S>): Table<S, "append">;
+  from(target: string | TableDescriptor<object>): Table<object> {
+    if (target instanceof TableDescriptor) {
+      const name = `*anonymous_${target.connector}$${++this.anonymousTables}*`;
+      return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
+    }
+    const name = target;
+    const t = this.views.get(name) ?? this.scanTable(name);
+    if (!t) throw new ValidationError(`table '${name}' is not registered; known: [${this.listTables().join(", ")}]`);
+    return t as unknown as Table<object>;
   }
+  private anonymousTables = 0;
 
   listViews(): string[] {
     return [...this.views.keys()];
@@ -122,9 +158,107 @@ export class TableEnvironment {
 
   // ---- Process Table Functions: fromCall / createFunction (issue 4, src/ptf) ----
 
+  /**
+   * A table from a Process Table Function call (function object or registered name). Arguments are
+   * positional or named with `asArgument`; tables go in as `t.asArgument("r")` or
+   * `t.partitionBy($("k")).asArgument("r")`. A PTF without table arguments is a generator, evaluated once.
+   *
+   * ```ts
+   * env.fromCall(OrderGenerator)
+   * env.fromCall(TableFilter, env.from("t").asArgument("input"), lit(100).asArgument("threshold"), lit("my-ptf").asArgument("uid"))
+   * ```
+   */
+  fromCall<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
+    fn: F, ...args: A & CheckCallArgs<F, A>
+  ): Table<FromCallOutput<F, A>, "append"> {
+    return new Table(this, resolveProcessCall(this, fn, args));
+  }
+
   // ---- tables with time: fromValues(schema, ...) / createTable / TableDescriptor (issue 3) ----
 
+  /** @internal Connector tables registered with createTable / createTemporaryTable. */
+  readonly tables = new TableRegistry();
+
+  /**
+   * Registers a connector table (Flink's catalog table): `env.createTable("Names",
+   * TableDescriptor.forConnector("datagen").schema(...).option("rows-per-second", "1").build())`.
+   * Fails if a table of that name exists, unless `ignoreIfExists`.
+   */
+  createTable(name: string, descriptor: TableDescriptor<object>, ignoreIfExists = false): void {
+    this.tables.register(name, descriptor, false, ignoreIfExists, false);
+  }
+
+  /** Registers a temporary connector table; it shadows a catalog table of the same name. */
+  createTemporaryTable(name: string, descriptor: TableDescriptor<object>): void {
+    this.tables.register(name, descriptor, true, false, this.views.has(name));
+  }
+
+  /** Drops a temporary connector table; false when there was none. */
+  dropTemporaryTable(name: string): boolean {
+    return this.tables.drop(name, true);
+  }
+
+  /** Drops a catalog connector table; false when there was none. */
+  dropTable(name: string): boolean {
+    return this.tables.drop(name, false);
+  }
+
+  /** Names of registered views and connector tables, sorted. */
+  listTables(): string[] {
+    return [...new Set([...this.views.keys(), ...this.tables.names()])].sort();
+  }
+
+  /** @internal A scan of a registered connector table, or undefined. */
+  scanTable(name: string): Table<object> | undefined {
+    const t = this.tables.get(name);
+    return t && new Table(this, scanNode(t, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
+  }
+
+  /** @internal Plans writing `input` into a table (by name or descriptor). */
+  planInsert(input: PlanNode, target: string | TableDescriptor<object>): SinkNode {
+    return sinkNode(input, target, this.tables, this.planContext(), this.isBatch());
+  }
+
+  /** @internal Submits an insert job. */
+  startInsert(node: SinkNode, signal?: AbortSignal): InsertTableResult {
+    const settings = {
+      batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
+    };
+    return startInsert(node, settings, signal);
+  }
+
   // ---- user-defined functions: createTemporaryFunction / createFunction (issue 3) ----
+
+  /** @internal The one function catalog: user-defined functions and PTFs by name (src/functions/catalog.ts). */
+  readonly functions: FunctionCatalog = createFunctionCatalog(this.functionResolvers);
+
+  /**
+   * Registers a temporary function under `name` for `call("name", ...)`; it shadows a catalog function of
+   * the same name. Fails if a temporary function of that name exists. Names are case-insensitive.
+   */
+  createTemporaryFunction(name: string, fn: RegistrableFunction): void {
+    this.functions.createTemporaryFunction(name, fn);
+  }
+
+  /** Registers a catalog function; fails if one of that name exists unless `ignoreIfExists`. */
+  createFunction(name: string, fn: RegistrableFunction, ignoreIfExists = false): void {
+    this.functions.createFunction(name, fn, ignoreIfExists);
+  }
+
+  /** Drops a temporary function; false when none was registered under `name`. */
+  dropTemporaryFunction(name: string): boolean {
+    return this.functions.dropTemporaryFunction(name);
+  }
+
+  /** Drops a catalog function; false when none was registered under `name`. */
+  dropFunction(name: string): boolean {
+    return this.functions.dropFunction(name);
+  }
+
+  /** Names of the registered user-defined functions, sorted. */
+  listUserDefinedFunctions(): string[] {
+    return this.functions.list();
+  }
 
   /** @internal Runs a plan: used by Table.execute(). */
   executeNode(node: PlanNode, signal?: AbortSignal): TableResult {
@@ -215,7 +349,7 @@ function inferredValues(values: readonly unknown[]): ValuesNode {
     let t: DataType | undefined;
     rows.forEach((r, i) => {
       const vt = inferType(r[j], () => `fromValues row ${i + 1}, column '${n}'`);
-      t = t === undefined ? vt : commonType(t, vt, () => `fromValues column '${n}'`);
+      t = t === undefined ? vt : commonType(t, vt, () => `fromValues row ${i + 1}, column '${n}'`);
     });
     return t!;
   });

@@ -6,21 +6,41 @@ import { deriveChangelogMode, modeToShortString } from "./plan/changelog-mode.js
 import { explainPlan } from "./plan/explain.js";
 import type { PlanNode } from "./plan/nodes.js";
 import { TableResult } from "./table-result.js";
+import { resolveProcessCall } from "../ptf/call.js";
+import { type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
+import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessOutput } from "../ptf/typing.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "./types/resolved-schema.js";
+import { lateralJoin } from "../functions/lateral.js";
+import { type InsertTableResult, TablePipeline } from "./insert.js";
+import type { SinkTarget, TableDescriptor } from "./table-descriptor.js";
+import type { LateralArg, LateralColumns } from "../functions/typing.js";
+import type { GroupWindow } from "./windows/group-windows.js";
+import type { OverWindow } from "./windows/over-windows.js";
+import { type WindowCheck, type WindowedTable, windowTable } from "./windows/windowed-table.js";
 import type {
-  AnyAgg, AsSchema, CheckAs, CheckDrops, CheckItems, CheckNew, CheckPredicate, CheckRenames, DropNames, Flatten,
-  KeyNames, RenamePairs, Renamed, SelectSchema,
+  AddArgs, AddOrReplaceArgs, AddOrReplaceResult, AddResult, AsArgs, AsResult, DistinctMode, DropArgs, DropResult, Flatten,
+  GroupKeyArgs, GroupSelectArgs, KeyNames, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
+  SelectSchema, UnionArg, UnionMode, UnionResult,
 } from "./typing.js";
 
 /**
  * How a table changes over time, as part of its type: `"append"` (insert-only), `"retract"`
- * (+I/-U/+U/-D), `"upsert"` (+I/+U/-D by key). Sinks that take only inserts accept only `"append"`.
+ * (+I/-U/+U/-D), `"upsert"` (+I/+U/-D by key). Sinks that take only inserts accept only `"append"`:
+ *
+ * ```ts
+ * const counts = orders.groupBy($("product")).select($("product"), $("amount").sum().as("total"));
+ * const appendOnly: Table<{ product: string | null; total: number | null }, "append"> = counts; // compile error: "retract"
+ * ```
  */
 export type ChangelogKind = "append" | "retract" | "upsert";
 
 type AnyExpr = Expression<unknown>;
 
+// `out` on S and M: a Table is read-only in both, so Table<{ a: number }, "append"> is a Table<object>.
+// Declared because the compiler cannot measure variance through the conditional types of the method
+// signatures (it would compare two Tables method by method, slowly, and fail); for the same reason it
+// cannot verify the annotation and reports TS2636, which the directive below expects (docs/typing.md).
 /**
  * A table: an immutable logical plan plus its schema `S` (column name -> TypeScript value type) and
  * changelog kind `M`. Every method returns a new Table; column references are checked by the compiler.
@@ -28,9 +48,13 @@ type AnyExpr = Expression<unknown>;
  * ```ts
  * const adults = people.filter($("age").isGreaterOrEqual(18)).select($("name"), $("age"));
  * // Table<{ name: string | null; age: number | null }, "append">
+ * people.select($("agee"));
+ * // error: ... parameter of type 'readonly [TableTypeError<"column 'agee' is not in [age, name]">]'
  * ```
+ * The rules behind these types are described in docs/typing.md.
  */
-export class Table<S extends object = Record<string, unknown>, M extends ChangelogKind = ChangelogKind> {
+// @ts-expect-error TS2636: variance annotations not provable through conditional types
+export class Table<out S extends object = Record<string, unknown>, out M extends ChangelogKind = ChangelogKind> {
   /** Phantom: the row type of this table. */
   declare readonly __schema: S;
   /** Phantom: the changelog kind of this table. */
@@ -53,27 +77,33 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
   }
 
   /**
-   * Projection: `select($("name"), $("age").plus(1).as("next"))`. Unnamed expressions are named `_c<i>`.
-   * Aggregates without groupBy make a global aggregate.
+   * Projection: `select($("name"), $("age").plus(1).as("next"))` is a `Table<{ name: ...; next: ... }>`.
+   * Unnamed expressions are named `_c<i>`. Aggregates without groupBy make a global aggregate, an
+   * updating (`"retract"`) table. Unknown columns, ill-typed expressions and duplicate output names
+   * are compile errors.
    */
-  select<const A extends readonly AnyExpr[]>(...fields: A & CheckItems<S, A>):
-    Table<Flatten<SelectSchema<S, A>>, AnyAgg<A> extends true ? "retract" : M> {
+  select<const A extends readonly AnyExpr[]>(...fields: SelectArgs<S, A>): Table<SelectResult<S, A>, SelectMode<A, M>> {
     return this.derive(plan.project(this.node, nodes(fields), this.env.planContext()));
   }
 
-  /** Keeps rows whose condition is TRUE (NULL and FALSE are dropped). */
-  filter<E extends AnyExpr>(predicate: E & CheckPredicate<S, E>): Table<S, M> {
+  /**
+   * Keeps rows whose condition is TRUE (NULL and FALSE are dropped). The condition must be BOOLEAN:
+   * `filter($("age"))` is a compile error (`the filter condition must be BOOLEAN, got NUMERIC`).
+   */
+  filter<E extends AnyExpr>(predicate: PredicateArg<S, E>): Table<S, M> {
     return this.derive(plan.filter(this.node, (predicate as AnyExpr).node, this.env.planContext()));
   }
 
   /** Same as filter(). */
-  where<E extends AnyExpr>(predicate: E & CheckPredicate<S, E>): Table<S, M> {
-    return this.filter(predicate);
+  where<E extends AnyExpr>(predicate: PredicateArg<S, E>): Table<S, M> {
+    return this.filter(predicate as never);
   }
 
-  /** Appends computed columns; a name that exists already is an error (see addOrReplaceColumns). */
-  addColumns<const A extends readonly AnyExpr[]>(...fields: A & CheckItems<S, A> & CheckNew<S, A>):
-    Table<Flatten<S & SelectSchema<S, A>>, M> {
+  /**
+   * Appends computed columns: `addColumns($("price").times($("amount")).as("cost"))`. A name that exists
+   * already is a compile error (`column 'price' already exists; use addOrReplaceColumns`).
+   */
+  addColumns<const A extends readonly AnyExpr[]>(...fields: AddArgs<S, A>): Table<AddResult<S, A>, M> {
     const items = nodes(fields);
     const names = this.node.schema.names;
     items.forEach((e, i) => {
@@ -83,9 +113,8 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
     return this.derive(plan.project(this.node, [...names.map(col), ...items.map((e, i) => named(e, names.length + i))], this.env.planContext(), "addColumns"));
   }
 
-  /** Appends computed columns, replacing columns of the same name in place. */
-  addOrReplaceColumns<const A extends readonly AnyExpr[]>(...fields: A & CheckItems<S, A>):
-    Table<Flatten<Omit<S, keyof SelectSchema<S, A>> & SelectSchema<S, A>>, M> {
+  /** Appends computed columns, replacing columns of the same name in place: `addOrReplaceColumns($("age").plus(1).as("age"))`. */
+  addOrReplaceColumns<const A extends readonly AnyExpr[]>(...fields: AddOrReplaceArgs<S, A>): Table<AddOrReplaceResult<S, A>, M> {
     const items = nodes(fields);
     const names = this.node.schema.names;
     const out: ExprNode[] = names.map(col);
@@ -98,9 +127,11 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
     return this.derive(plan.project(this.node, out, this.env.planContext(), "addOrReplaceColumns"));
   }
 
-  /** Renames columns: `renameColumns($("product").as("item"))`. */
-  renameColumns<const A extends readonly AnyExpr[]>(...fields: A & CheckRenames<S, A>):
-    Table<Flatten<Renamed<S, RenamePairs<A>>>, M> {
+  /**
+   * Renames columns: `renameColumns($("product").as("item"))`. An unknown column, a name that exists
+   * already (and is not renamed away) or another item form is a compile error.
+   */
+  renameColumns<const A extends readonly AnyExpr[]>(...fields: RenameArgs<S, A>): Table<RenameResult<S, A>, M> {
     const renames = new Map<string, string>();
     for (const e of nodes(fields)) {
       if (e.kind !== "Alias" || e.expr.kind !== "Column") {
@@ -114,8 +145,8 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
     return this.derive(plan.project(this.node, items, this.env.planContext(), "renameColumns"));
   }
 
-  /** Removes columns: `dropColumns($("internal_id"))`. */
-  dropColumns<const A extends readonly AnyExpr[]>(...fields: A & CheckDrops<S, A>): Table<Flatten<Omit<S, DropNames<A>>>, M> {
+  /** Removes columns: `dropColumns($("internal_id"))`. Unknown columns, or all of them, are a compile error. */
+  dropColumns<const A extends readonly AnyExpr[]>(...fields: DropArgs<S, A>): Table<DropResult<S, A>, M> {
     const drop = new Set<string>();
     for (const e of nodes(fields)) {
       if (e.kind !== "Column") throw new ValidationError(`dropColumns: expected a column reference, got ${nodeToString(e)}`);
@@ -127,40 +158,51 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
     return this.derive(plan.project(this.node, keep.map(col), this.env.planContext(), "dropColumns"));
   }
 
-  /** Renames all columns by position: `env.fromValues("Bob", "Alice").as("name")`. */
-  as<const N extends readonly string[]>(...names: N & CheckAs<S, N>): Table<Flatten<AsSchema<S, N>>, M> {
+  /**
+   * Renames all columns by position: `env.fromValues("Bob", "Alice").as("name")`. Typed for tables
+   * whose columns are positional (f0, f1, ... from fromValues); give exactly one name per column.
+   */
+  as<const N extends readonly [string, ...string[]]>(...names: AsArgs<S, N>): Table<AsResult<S, N>, M> {
     return this.derive(plan.renameAll(this.node, names as readonly string[], this.env.planContext()));
   }
 
-  /** Groups rows for aggregation: `groupBy($("product")).select($("product"), $("amount").sum().as("total"))`. */
-  groupBy<const K extends readonly AnyExpr[]>(...keys: K & CheckItems<S, K>): GroupedTable<S, KeyNames<K>> {
+  /**
+   * Groups rows for aggregation: `groupBy($("product")).select($("product"), $("amount").sum().as("total"))`
+   * is a `Table<{ product: ...; total: number | null }, "retract">`.
+   */
+  groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, KeyNames<K>> {
     return new GroupedTable<S, KeyNames<K>>(this.env, this.node, nodes(keys));
   }
 
-  /** Removes duplicate rows. */
-  distinct(): Table<S, M extends "append" ? "append" : "retract"> {
+  /** Removes duplicate rows. An insert-only table stays insert-only; an updating one stays updating. */
+  distinct(): Table<S, DistinctMode<M>> {
     return this.derive(plan.distinct(this.node));
   }
 
-  /** UNION ALL: rows of both tables. Schemas must match by position. */
-  unionAll<S2 extends object, M2 extends ChangelogKind>(other: Table<S2, M2> & ([S2] extends [S] ? unknown : { __schemaMismatch: S })):
-    Table<S, M | M2> {
-    this.sameEnv(other);
-    return this.derive(plan.unionAll([this.node, other.node]));
+  /**
+   * UNION ALL: rows of both tables. The compiler checks that both have the same column names and type
+   * families (the run time also checks their order); a column nullable in either is nullable.
+   */
+  unionAll<S2 extends object, M2 extends ChangelogKind>(other: UnionArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, UnionMode<M, M2>> {
+    this.sameEnv(other as Table<S2, M2>);
+    return this.derive(plan.unionAll([this.node, (other as Table<S2, M2>).node]));
   }
 
   /** UNION (set semantics): distinct rows of both tables. */
-  union<S2 extends object, M2 extends ChangelogKind>(other: Table<S2, M2> & ([S2] extends [S] ? unknown : { __schemaMismatch: S })):
-    Table<S, "append" extends M | M2 ? (M | M2 extends "append" ? "append" : "retract") : "retract"> {
-    this.sameEnv(other);
-    return this.derive(plan.distinct(plan.unionAll([this.node, other.node])));
+  union<S2 extends object, M2 extends ChangelogKind>(other: UnionArg<S, S2, Table<S2, M2>>):
+    Table<UnionResult<S, S2>, DistinctMode<UnionMode<M, M2>>> {
+    this.sameEnv(other as Table<S2, M2>);
+    return this.derive(plan.distinct(plan.unionAll([this.node, (other as Table<S2, M2>).node])));
   }
 
   private sameEnv(other: Table<object, ChangelogKind>): void {
     if (other.env !== this.env) throw new ValidationError("tables from different TableEnvironments cannot be combined");
   }
 
-  /** Plans and returns the job; it runs when the result is consumed (collect, toArray, print). */
+  /**
+   * Plans and returns the job; it runs when the result is consumed (collect, toArray, print). Rows are
+   * typed by the schema: `(await t.execute().toArray())[0].name` is a `string | null`.
+   */
   execute(options: { signal?: AbortSignal } = {}): TableResult<Flatten<S>> {
     return this.env.executeNode(this.node, options.signal) as TableResult<Flatten<S>>;
   }
@@ -177,9 +219,90 @@ export class Table<S extends object = Record<string, unknown>, M extends Changel
 
   // ---- Process Table Function calls: partitionBy / process / asArgument (issue 4, src/ptf) ----
 
+  /** PARTITION BY for a set-semantics PTF: `names.partitionBy($("name")).process(GreetingWithMemory)`. */
+  partitionBy<const K extends readonly AnyExpr[]>(...keys: K & CheckPartitionKeys<S, K>): PartitionedTable<S, PartitionKeyNames<K>, M> {
+    return new PartitionedTable(this, partitionKeyNames(this, keys));
+  }
+
+  /**
+   * Calls a Process Table Function (object or registered name) with this table as its table argument;
+   * further arguments are positional (`process(TableFilter, 100)`) or named
+   * (`process(TableFilter, lit(100).asArgument("threshold"))`). Calls chain: `t.process(f1).process(f2)`.
+   */
+  process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
+    fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
+  ): Table<ProcessOutput<F, S, never>, "append"> {
+    return this.derive(resolveProcessCall(this.env, fn, args, new TableArgument(undefined, this, [])));
+  }
+
+  /** This table as the named table argument `name` of `env.fromCall(F, ...)`. */
+  asArgument<const N extends string>(name: N): TableArgument<S, never, N> {
+    return new TableArgument(name, this, []);
+  }
+
   // ---- event time: window / over (issue 3, windows) ----
 
+  /**
+   * Windows the table (src/table/windows): a group window to aggregate per window and key, or an over window
+   * to aggregate over a frame of rows around each row.
+   *
+   * ```ts
+   * orders.window(Tumble.over(lit(1).hours()).on($("order_time")).as("w"))
+   *   .groupBy($("product"), $("w"))
+   *   .select($("product"), $("w").start().as("window_start"), $("amount").sum().as("total_sold"));
+   * orders.window(Over.partitionBy($("product")).orderBy($("order_time")).preceding(UNBOUNDED_RANGE).as("o"))
+   *   .select($("product"), $("amount"), $("amount").sum().over($("o")).as("running_total"));
+   * ```
+   */
+  window<W extends GroupWindow | OverWindow>(w: W & WindowCheck<S, W>): WindowedTable<S, W> {
+    return windowTable(this.env, this.node, w) as WindowedTable<S, W>;
+  }
+
   // ---- user-defined function joins and sinks: joinLateral / executeInsert / insertInto (issue 3) ----
+
+  /**
+   * Joins every row with the rows a table function produces for it; rows without output are dropped
+   * (Flink's `joinLateral`). Output = this table's columns + the function's (renamed with `.as(...)`):
+   * `orders.joinLateral(call("split", $("tags")).as("tag"))`. An optional condition filters the pairs.
+   */
+  joinLateral<E extends AnyExpr, C extends AnyExpr = never>(
+    call: LateralArg<S, E>, condition?: PredicateArg<Flatten<S & LateralColumns<E, false>>, C>,
+  ): Table<Flatten<S & LateralColumns<E, false>>, M> {
+    return this.derive(lateralJoin(this.node, exprOf(call), "INNER", condition === undefined ? undefined : exprOf(condition),
+      this.env.functions, this.env.planContext()));
+  }
+
+  /**
+   * Writes this table into a connector table and submits the job at once (Flink's `executeInsert`):
+   * `await counts.executeInsert("out").await()`. The target is a registered table name or a
+   * TableDescriptor (its schema may be omitted: this table's is used). Columns are matched by position.
+   * An updating table into an append-only sink is a compile error for a descriptor of a known connector
+   * and a planner error otherwise; an upsert sink needs a primary key.
+   */
+  executeInsert<const T extends string | TableDescriptor<object>>(target: SinkTarget<M, T>, options: { signal?: AbortSignal } = {}): InsertTableResult {
+    return this.insertInto(target).execute(options);
+  }
+
+  /** Binds this table to a sink without running it (Flink's `insertInto`): `t.insertInto("out").execute()`. */
+  insertInto<const T extends string | TableDescriptor<object>>(target: SinkTarget<M, T>): TablePipeline {
+    const node = this.env.planInsert(this.node, target as string | TableDescriptor<object>);
+    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch());
+  }
+
+  /**
+   * Like joinLateral, but a row for which the function produces no row (or none satisfying the
+   * condition) is kept once, with NULL in the function's columns (Flink's `leftOuterJoinLateral`).
+   */
+  leftOuterJoinLateral<E extends AnyExpr, C extends AnyExpr = never>(
+    call: LateralArg<S, E>, condition?: PredicateArg<Flatten<S & LateralColumns<E, true>>, C>,
+  ): Table<Flatten<S & LateralColumns<E, true>>, M> {
+    return this.derive(lateralJoin(this.node, exprOf(call), "LEFT", condition === undefined ? undefined : exprOf(condition),
+      this.env.functions, this.env.planContext()));
+  }
+}
+
+function exprOf(e: unknown): ExprNode {
+  return nodes([e])[0]!;
 }
 
 /** The result of `groupBy(...)`: select the grouping keys and aggregates. */
@@ -188,7 +311,7 @@ export class GroupedTable<S extends object, G extends string> {
   constructor(private readonly env: TableEnvironment, private readonly node: PlanNode, private readonly keys: readonly ExprNode[]) {}
 
   /** Grouping keys and aggregates; other columns may only appear inside aggregates. Produces an updating table. */
-  select<const A extends readonly AnyExpr[]>(...fields: A & CheckItems<S, A, G>): Table<Flatten<SelectSchema<S, A, G>>, "retract"> {
+  select<const A extends readonly AnyExpr[]>(...fields: GroupSelectArgs<S, A, G>): Table<SelectSchema<S, A, G>, "retract"> {
     return new Table(this.env, plan.aggregate(this.node, this.keys, nodes(fields), this.env.planContext()));
   }
 }
