@@ -2,21 +2,27 @@ import { ExecutionError, TableError } from "../table/errors.js";
 import type { Job, JobSettings, JobSink, StepResult } from "../table/executor.js";
 import type { PlanNode } from "../table/plan/nodes.js";
 import type { FunctionResolver } from "../expressions/compile.js";
-import { buildJobGraph, type JobGraph } from "./job-graph.js";
+import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
 
 /**
  * A running job: sources are polled one slice at a time and their records pushed synchronously
- * through the operators. Several sources are interleaved record by record (round robin), which is
- * deterministic and lets multi-input operators see their inputs side by side.
+ * through the operators. Several sources are interleaved record by record (round robin, whole rounds
+ * only, so the interleaving does not depend on where slices end), which is deterministic and lets
+ * multi-input operators see their inputs side by side. A source with nothing to give right now is
+ * passed over until the next step; the job waits (returns a Promise) only when every source that has
+ * not ended is waiting.
  */
 export class LocalJob implements Job {
   private readonly graph: JobGraph;
+  /** Sources that have not ended, in graph order. */
+  private active: SourceEntry[];
   private opened = false;
   private finished = false;
   private failed: unknown;
 
   constructor(plan: PlanNode, settings: JobSettings, sink: JobSink, resolveFunction?: FunctionResolver) {
     this.graph = buildJobGraph(plan, settings, sink, resolveFunction);
+    this.active = this.graph.sources.filter((s) => !s.done);
   }
 
   step(budget: number): StepResult {
@@ -27,35 +33,48 @@ export class LocalJob implements Job {
         for (const op of this.graph.operators) op.open();
         this.opened = true;
       }
-      const active = this.graph.sources.filter((s) => !s.done);
+      const active = this.active;
       if (active.length === 0) return this.finish();
       if (active.length === 1) {
+        // one source: the whole slice in one call
         const s = active[0]!;
         const r = s.reader.poll(s.emitter.out, budget);
-        if (r === "end") { s.done = true; return this.graph.sources.every((x) => x.done) ? this.finish() : "more"; }
-        return r;
+        if (r !== "end") return r;
+        s.done = true;
+        this.active = [];
+        return this.finish();
       }
-      const waits: Promise<void>[] = [];
-      for (let n = 0; n < budget; ) {
-        let progressed = false;
-        for (const s of active) {
-          if (s.done) continue;
-          const r = s.reader.poll(s.emitter.out, 1);
-          n++;
-          if (r === "end") s.done = true;
-          else if (r !== "more") { waits.push(r); continue; }
-          progressed = true;
-        }
-        if (!progressed || active.every((s) => s.done)) break;
-      }
-      if (this.graph.sources.every((x) => x.done)) return this.finish();
-      if (waits.length > 0 && !active.some((s) => !s.done && !waits.length)) return Promise.race(waits);
-      return "more";
+      return this.interleave(active, budget);
     } catch (e) {
       this.failed = e instanceof TableError ? e : new ExecutionError(`job failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
       this.cancel();
       throw this.failed;
     }
+  }
+
+  /** Round robin over several sources, one record each per round, until `budget` records or nothing is ready. */
+  private interleave(active: SourceEntry[], budget: number): StepResult {
+    // sources that ended or are waiting drop out of the rounds of this step
+    const skip = new Array<boolean>(active.length).fill(false);
+    const waits: Promise<void>[] = [];
+    let ready = active.length;
+    let ended = false;
+    for (let n = 0; n < budget && ready > 0;) {
+      for (let i = 0; i < active.length; i++) {
+        if (skip[i]) continue;
+        const s = active[i]!;
+        const r = s.reader.poll(s.emitter.out, 1);
+        n++;
+        if (r === "more") continue;
+        skip[i] = true;
+        ready--;
+        if (r === "end") { s.done = true; ended = true; } else waits.push(r);
+      }
+    }
+    if (ended) this.active = active.filter((s) => !s.done);
+    if (this.active.length === 0) return this.finish();
+    if (ready === 0) return waits.length === 1 ? waits[0]! : Promise.race(waits);
+    return "more";
   }
 
   private finish(): "done" {
