@@ -1,8 +1,8 @@
 /**
- * The bids as a Table API source. `fromValues(type, ...rows)` takes its rows as arguments, which
- * overflows the call stack beyond ~100k rows, so the bench validates a prefix through `fromValues`
- * (same types, same representation, same checks) and then hands the full, already valid record array
- * to a Values node of the same schema. Building this is planning work, outside the timed region.
+ * The bids as a Table API source. `fromValues(type, rows)` would check all million rows again for
+ * every plan the harness builds, so the bench validates a prefix through `fromValues` once (same types,
+ * same representation, same checks) and then hands the full, already valid record array to a Values
+ * node of the same schema. Building this is planning work, outside the timed region.
  */
 import { Row, Table, type TableEnvironment, ValidationError } from "../src/index.js";
 import type { ValuesNode } from "../src/table/plan/nodes.js";

@@ -1,7 +1,8 @@
 /**
  * The operator contract of the interpreter. Records are positional arrays passed with a numeric row
- * kind (0 +I, 1 -U, 2 +U, 3 -D) — no wrapper object per record. Watermarks are epoch milliseconds;
- * end of input is a watermark of +Infinity followed by endInput.
+ * kind (0 +I, 1 -U, 2 +U, 3 -D) — no wrapper object per record. A record is immutable once emitted:
+ * no operator writes into an input array, so sources hand out their stored rows without copying.
+ * Watermarks are epoch milliseconds; end of input is a watermark of +Infinity followed by endInput.
  */
 export interface Output {
   record(kind: number, row: unknown[]): void;

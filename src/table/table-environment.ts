@@ -111,14 +111,20 @@ export class TableEnvironment {
   fromValues<const V extends readonly unknown[]>(...values: V extends readonly [DataType | Schema<object>, ...unknown[]] ? never : V):
     Table<InferValuesSchema<V[number]>, "append">;
   /** With a Schema (computed columns, watermark): rows give the physical columns; see schema-values.ts. */
+  /** Rows given as one collection (Flink's `fromValues(type, Iterable)`), for data too large to spread into arguments. */
+  fromValues<T extends object>(schema: Schema<T>, rows: readonly RowInput<T>[]): Table<T, "append">;
+  fromValues<T extends object>(rowType: DataType<T | null>, rows: readonly RowInput<T>[]): Table<Flatten<T>, "append">;
   fromValues<T extends object>(schema: Schema<T>, ...rows: RowInput<T>[]): Table<T, "append">;
   fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<Flatten<T>, "append">;
   fromValues(...args: unknown[]): Table<object, "append"> {
     const first = args[0];
+    const typed = first instanceof Schema || first instanceof DataType;
+    // (type, [row, row, ...]): the rows as one collection; an array is never a row by itself
+    const rows = typed && args.length === 2 && Array.isArray(args[1]) ? (args[1] as unknown[]) : args.slice(1);
     if (first instanceof Schema) {
-      return new Table(this, schemaValuesNode(first, args.slice(1), this.planContext(), watermarkEmission((k) => this.config.get(k))));
+      return new Table(this, schemaValuesNode(first, rows, this.planContext(), watermarkEmission((k) => this.config.get(k))));
     }
-    if (first instanceof DataType) return new Table(this, valuesNode(first, args.slice(1)));
+    if (first instanceof DataType) return new Table(this, valuesNode(first, rows));
     return new Table(this, inferredValues(args));
   }
 
