@@ -1,6 +1,6 @@
 import type { DataType } from "../table/types/data-type.js";
 import { type AggNode, type ExprNode, callNode, literal } from "./node.js";
-import type { TAgg, TAlias, TLit, TOp, Widen } from "./type-level.js";
+import type { LitOf, ModKind, PadKind, SubstringKind, TAgg, TAlias, TLit, TOp } from "./type-level.js";
 
 /**
  * Units for `extract`, `floor` and `ceil` on temporal values (Flink's TimeIntervalUnit). Which units
@@ -14,8 +14,8 @@ export const TimeIntervalUnit = {
 } as const;
 export type TimeIntervalUnit = (typeof TimeIntervalUnit)[keyof typeof TimeIntervalUnit];
 
-/** The type-level node of an operand: an Expression's own node, or a literal of the widened JS value type. */
-export type NodeOf<O> = O extends Expression<infer N> ? N : TLit<Widen<O>>;
+/** The type-level node of an operand: an Expression's own node, or a literal of the widened JS value type (LitOf). */
+export type NodeOf<O> = O extends Expression<infer N> ? N : LitOf<O>;
 
 /** Anything an operator accepts: an expression or a plain JS value (turned into a literal). */
 export type Operand = Expression<unknown> | string | number | boolean | bigint | Date | null | object;
@@ -44,20 +44,27 @@ export class Expression<N = unknown> {
   }
 
   // -- arithmetic ----------------------------------------------------------------------------------
-  plus<O>(other: O): Expression<TOp<"arith", [N, NodeOf<O>]>> { return new Expression(op("plus", this, other)); }
-  minus<O>(other: O): Expression<TOp<"arith", [N, NodeOf<O>]>> { return new Expression(op("minus", this, other)); }
-  times<O>(other: O): Expression<TOp<"arith", [N, NodeOf<O>]>> { return new Expression(op("times", this, other)); }
-  /** Integer division truncates for integer operands; division by zero fails the job (as Flink). */
-  dividedBy<O>(other: O): Expression<TOp<"arith", [N, NodeOf<O>]>> { return new Expression(op("dividedBy", this, other)); }
-  mod<O>(other: O): Expression<TOp<"arith", [N, NodeOf<O>]>> { return new Expression(op("mod", this, other)); }
-  /** Unary minus. */
-  negate(): Expression<TOp<"numeric", [N]>> { return new Expression(op("negate", this)); }
+  /** Numbers, or TIMESTAMP + INTERVAL, INTERVAL + TIMESTAMP, INTERVAL + INTERVAL (same kind). */
+  plus<const O>(other: O): Expression<TOp<"plus", [N, NodeOf<O>]>> { return new Expression(op("plus", this, other)); }
+  /** Numbers, or TIMESTAMP - INTERVAL, INTERVAL - INTERVAL (same kind). */
+  minus<const O>(other: O): Expression<TOp<"minus", [N, NodeOf<O>]>> { return new Expression(op("minus", this, other)); }
+  /** Numbers, or INTERVAL * NUMERIC and NUMERIC * INTERVAL. */
+  times<const O>(other: O): Expression<TOp<"times", [N, NodeOf<O>]>> { return new Expression(op("times", this, other)); }
+  /** Integer division truncates for integer operands; division by zero fails the job (as Flink). Also INTERVAL / NUMERIC. */
+  dividedBy<const O>(other: O): Expression<TOp<"dividedBy", [N, NodeOf<O>]>> { return new Expression(op("dividedBy", this, other)); }
+  /**
+   * Remainder with the sign of the dividend, for exact numbers only (TINYINT..BIGINT, DECIMAL): an operand
+   * that is visibly DOUBLE (`mod(2.5)`, `sqrt().mod(2)`) is a compile error, a DOUBLE column a ValidationError.
+   */
+  mod<const O>(other: O): Expression<TOp<ModKind<N, NodeOf<O>>, [N, NodeOf<O>]>> { return new Expression(op("mod", this, other)); }
+  /** Unary minus (numbers and intervals). */
+  negate(): Expression<TOp<"signed", [N]>> { return new Expression(op("negate", this)); }
   power<O>(exponent: O): Expression<TOp<"double", [N, NodeOf<O>]>> { return new Expression(op("power", this, exponent)); }
   sqrt(): Expression<TOp<"double", [N]>> { return new Expression(op("sqrt", this)); }
   exp(): Expression<TOp<"double", [N]>> { return new Expression(op("exp", this)); }
   ln(): Expression<TOp<"double", [N]>> { return new Expression(op("ln", this)); }
   log10(): Expression<TOp<"double", [N]>> { return new Expression(op("log10", this)); }
-  abs(): Expression<TOp<"numeric", [N]>> { return new Expression(op("abs", this)); }
+  abs(): Expression<TOp<"signed", [N]>> { return new Expression(op("abs", this)); }
   /** `floor()` on a number, or `floor(TimeIntervalUnit.HOUR)` on a timestamp. */
   floor<U extends TimeIntervalUnit | undefined = undefined>(unit?: U):
     Expression<U extends TimeIntervalUnit ? TOp<"timeFloor", [N]> : TOp<"numeric", [N]>> {
@@ -104,11 +111,16 @@ export class Expression<N = unknown> {
   lowerCase(): Expression<TOp<"string", [N]>> { return new Expression(op("lower", this)); }
   initCap(): Expression<TOp<"string", [N]>> { return new Expression(op("initCap", this)); }
   charLength(): Expression<TOp<"stringToInt", [N]>> { return new Expression(op("charLength", this)); }
-  /** SQL SUBSTRING: 1-based `start`, optional `length`. */
-  substring<S, L = never>(start: S, length?: L): Expression<TOp<"string", [N, NodeOf<S>, ...([L] extends [never] ? [] : [NodeOf<L>])]>> {
+  /**
+   * SQL SUBSTRING: 1-based `start`, optional `length`. A negative length gives NULL, so the result is
+   * nullable unless the length is a literal `>= 0` (`substring(1, 3)`).
+   */
+  substring<S, const L = never>(start: S, length?: L):
+    Expression<TOp<SubstringKind<NodeOf<L>>, [N, NodeOf<S>, ...([L] extends [never] ? [] : [NodeOf<L>])]>> {
     return new Expression(length === undefined ? op("substring", this, start) : op("substring", this, start, length));
   }
-  substr<S, L = never>(start: S, length?: L): Expression<TOp<"string", [N, NodeOf<S>, ...([L] extends [never] ? [] : [NodeOf<L>])]>> {
+  substr<S, const L = never>(start: S, length?: L):
+    Expression<TOp<SubstringKind<NodeOf<L>>, [N, NodeOf<S>, ...([L] extends [never] ? [] : [NodeOf<L>])]>> {
     return this.substring(start, length as L) as never;
   }
   /** Removes leading and trailing spaces (or `character`). */
@@ -127,8 +139,17 @@ export class Expression<N = unknown> {
     return new Expression(op("replace", this, search, replacement));
   }
   repeat<C>(count: C): Expression<TOp<"string", [N, NodeOf<C>]>> { return new Expression(op("repeat", this, count)); }
-  lpad<L, P>(length: L, pad: P): Expression<TOp<"string", [N, NodeOf<L>, NodeOf<P>]>> { return new Expression(op("lpad", this, length, pad)); }
-  rpad<L, P>(length: L, pad: P): Expression<TOp<"string", [N, NodeOf<L>, NodeOf<P>]>> { return new Expression(op("rpad", this, length, pad)); }
+  /**
+   * Pads on the left (or cuts) to `length` characters. NULL for a negative length or an empty pad, so
+   * the result is nullable unless both are literals that rule that out (`lpad(5, "*")`).
+   */
+  lpad<const L, const P>(length: L, pad: P): Expression<TOp<PadKind<NodeOf<L>, NodeOf<P>>, [N, NodeOf<L>, NodeOf<P>]>> {
+    return new Expression(op("lpad", this, length, pad));
+  }
+  /** As lpad, on the right. */
+  rpad<const L, const P>(length: L, pad: P): Expression<TOp<PadKind<NodeOf<L>, NodeOf<P>>, [N, NodeOf<L>, NodeOf<P>]>> {
+    return new Expression(op("rpad", this, length, pad));
+  }
   /** 1-based position of `this` in `haystack`, 0 if absent (Flink's `position`). */
   position<H>(haystack: H): Expression<TOp<"stringToInt", [N, NodeOf<H>]>> { return new Expression(op("position", this, haystack)); }
 
@@ -168,7 +189,8 @@ export class Expression<N = unknown> {
   // -- aggregates ---------------------------------------------------------------------------------------
   count(): AggExpression<TAgg<"count", N>> { return agg("COUNT", this); }
   sum(): AggExpression<TAgg<"sum", N>> { return agg("SUM", this); }
-  sum0(): AggExpression<TAgg<"count", N>> { return agg("SUM0", this); }
+  /** SUM that is 0 instead of NULL over no rows: the argument's type, NOT NULL. */
+  sum0(): AggExpression<TAgg<"sum0", N>> { return agg("SUM0", this); }
   avg(): AggExpression<TAgg<"avg", N>> { return agg("AVG", this); }
   min(): AggExpression<TAgg<"min", N>> { return agg("MIN", this); }
   max(): AggExpression<TAgg<"max", N>> { return agg("MAX", this); }

@@ -1,7 +1,7 @@
 import type { DataType } from "../table/types/data-type.js";
 import { AggExpression, type NodeOf, Expression, toNode } from "./expression.js";
 import { callNode, col, literal } from "./node.js";
-import type { TAgg, TCol, TLit, TOp, TUdf, TUdtf, Widen } from "./type-level.js";
+import type { LitOf, TAgg, TCol, TLit, TOp, TUdf, TUdtf } from "./type-level.js";
 
 /** A column reference, checked against the schema of the table it is used on: `$("age")`. */
 export function $<const N extends string>(name: N): Expression<TCol<N>> {
@@ -10,7 +10,7 @@ export function $<const N extends string>(name: N): Expression<TCol<N>> {
 }
 
 /** A literal: `lit(18)`, `lit("a")`, or with an explicit type `lit(1, DataTypes.BIGINT())`. */
-export function lit<const V>(value: V): Expression<TLit<Widen<V>>>;
+export function lit<const V>(value: V): Expression<LitOf<V>>;
 export function lit<T>(value: unknown, type: DataType<T>): Expression<TLit<T>>;
 export function lit(value: unknown, type?: DataType): Expression<unknown> {
   return new Expression(literal(value, type));
@@ -22,7 +22,7 @@ export function nullOf<T>(type: DataType<T>): Expression<TLit<T | null>> {
 }
 
 /** `IF(condition, ifTrue, ifFalse)`. */
-export function ifThenElse<C, A, B>(condition: C, ifTrue: A, ifFalse: B): Expression<TOp<"if", [NodeOf<C>, NodeOf<A>, NodeOf<B>]>> {
+export function ifThenElse<C, const A, const B>(condition: C, ifTrue: A, ifFalse: B): Expression<TOp<"if", [NodeOf<C>, NodeOf<A>, NodeOf<B>]>> {
   return new Expression(callNode("if", [toNode(condition), toNode(ifTrue), toNode(ifFalse)]));
 }
 

@@ -12,8 +12,12 @@ import type { ColumnList, DayTimeInterval, YearMonthInterval } from "../table/ty
 
 /** Reference to a column by name. */
 export interface TCol<N extends string> { readonly col: N }
-/** A value whose type is known without a schema (literals, casts). */
-export interface TLit<T> { readonly lit: T }
+/**
+ * A value whose type is known without a schema (literals, casts). `V` is the literal's own value when
+ * it is a number or string literal type (`lit(2.5)`, the `3` of `substring(1, 3)`), for the rules
+ * that depend on it (see LitOf); `unknown` otherwise.
+ */
+export interface TLit<T, V = unknown> { readonly lit: T; readonly value?: V }
 /** An operation; `K` names its typing rule (see ApplyOk), `A` are its operand nodes. */
 export interface TOp<K extends string, A extends readonly unknown[]> { readonly op: K; readonly args: A }
 /** `expr.as(name)`. */
@@ -64,47 +68,95 @@ export type NullOf<V extends readonly unknown[]> = null extends V[number] ? null
 type FirstError<V extends readonly unknown[]> =
   V extends readonly [infer H, ...infer R] ? (H extends TErr<string> ? H : FirstError<R>) : never;
 
-type Numeric = number | Decimal;
 type IsCat<T, C extends string> = Category<T> extends C | "NULL" | "ANY" ? true : false;
 
-type ArithResult<A, B, V extends readonly unknown[]> =
+/** Category with the two interval kinds told apart (they neither mix nor compare), for messages. */
+export type Family<T> =
+  Category<T> extends "INTERVAL"
+    ? (NonNullable<T> extends DayTimeInterval ? "INTERVAL DAY TO SECOND" : "INTERVAL YEAR TO MONTH")
+    : Category<T>;
+
+/** Both are intervals, of different kinds: no arithmetic, comparison or common type (compile-temporal.ts, compile-logic.ts). */
+type MixedIntervals<A, B> = Category<A> | Category<B> extends "INTERVAL" ? (Family<A> extends Family<B> ? false : true) : false;
+
+/** The arithmetic operations; each is its own node kind because intervals and timestamps allow only some. */
+export type ArithKind = "plus" | "minus" | "times" | "dividedBy" | "mod";
+
+type NotDefined<K extends string, A, B> = TErr<`${K} is not defined for ${Family<A>} and ${Family<B>}`>;
+
+/**
+ * `a <K> b` exactly as compile-numeric.ts and compile-temporal.ts accept it:
+ * - numbers: Decimal if an operand is Decimal, else number (see docs/typing.md for DECIMAL with DOUBLE);
+ * - TIMESTAMP +/- INTERVAL and INTERVAL + TIMESTAMP: the timestamp (Date);
+ * - INTERVAL +/- INTERVAL of the same kind (or NULL), INTERVAL * / NUMERIC, NUMERIC * INTERVAL: the interval;
+ * - anything else with a TIMESTAMP or an INTERVAL is an error, as at run time (no MOD, no NUMERIC / INTERVAL).
+ */
+type ArithResult<K extends string, A, B, V extends readonly unknown[]> =
   "ANY" extends Category<A> | Category<B> ? unknown // a column of an untyped table: checked at run time
+  : Category<A> extends "TIMESTAMP"
+    ? (K extends "plus" | "minus"
+      ? (Category<B> extends "INTERVAL" ? Date | NullOf<V> : TErr<`a TIMESTAMP can only be shifted by an INTERVAL, got ${Category<B>}`>)
+      : NotDefined<K, A, B>)
+  : Category<A> extends "INTERVAL"
+    ? (K extends "plus" | "minus"
+      ? (Category<B> extends "NULL" ? IntervalOf<A> | null
+        : Category<B> extends "INTERVAL" ? (MixedIntervals<A, B> extends true ? NotDefined<K, A, B> : IntervalOf<A> | NullOf<V>)
+        : K extends "plus" ? (Category<B> extends "TIMESTAMP" ? Date | NullOf<V> : NotDefined<K, A, B>)
+        : NotDefined<K, A, B>)
+      : K extends "times" | "dividedBy" ? (IsCat<B, "NUMERIC"> extends true ? IntervalOf<A> | NullOf<V> : NotDefined<K, A, B>)
+      : NotDefined<K, A, B>)
+  : Category<B> extends "INTERVAL"
+    ? (K extends "times" ? (Category<A> extends "NUMERIC" ? IntervalOf<B> | NullOf<V> : NotDefined<K, A, B>) : NotDefined<K, A, B>)
   : IsCat<A, "NUMERIC"> extends true
-    ? IsCat<B, "NUMERIC"> extends true
+    ? (IsCat<B, "NUMERIC"> extends true
       ? (NonNullable<A> | NonNullable<B> extends number ? number : Decimal) | NullOf<V>
-      : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>
-    : Category<A> extends "TIMESTAMP"
-      ? Category<B> extends "INTERVAL" ? Date | NullOf<V>
-        : TErr<`a TIMESTAMP can only be shifted by an INTERVAL, got ${Category<B>}`>
-      : Category<A> extends "INTERVAL"
-        ? Category<B> extends "INTERVAL" ? NonNullable<A> | NullOf<V>
-          : TErr<`an INTERVAL can only be combined with an INTERVAL, got ${Category<B>}`>
-        : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>;
+      : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>)
+    : TErr<`arithmetic needs NUMERIC operands, got ${Category<A>} and ${Category<B>}`>;
+
+/** The interval type of an INTERVAL operand, without its null. */
+type IntervalOf<T> = NonNullable<T> extends DayTimeInterval ? DayTimeInterval : YearMonthInterval;
+
+/** The message of MOD over an operand that is DOUBLE whatever the schema (see IsApprox); as compile-numeric.ts. */
+type ModApproxError = TErr<"mod needs exact numeric operands (TINYINT, SMALLINT, INT, BIGINT, DECIMAL), got DOUBLE; cast DOUBLE/FLOAT operands first">;
 
 type Comparable<A, B> =
   Category<A> extends "NULL" | "ANY" ? true
   : Category<B> extends "NULL" | "ANY" ? true
-  : Category<A> extends Category<B> ? true : false;
+  : Category<A> extends Category<B> ? (MixedIntervals<A, B> extends true ? false : true) : false;
 
 type AllCat<V extends readonly unknown[], C extends string> =
   V extends readonly [infer H, ...infer R] ? (IsCat<H, C> extends true ? AllCat<R, C> : false) : true;
 
-type CommonOf<V extends readonly unknown[]> = V[number];
+/**
+ * The common type of values of one family, as far as value types show it (Flink's findCommonType,
+ * values.ts commonType): DECIMAL with an integer is DECIMAL, so a Decimal branch makes the result a
+ * Decimal; the run time converts the other branches. Nullability is kept.
+ */
+type Common<U> = unknown extends U ? unknown : [Extract<U, Decimal>] extends [never] ? U : Decimal | Extract<U, null>;
+
+/** `true` when all operands have a common type, else the first pair [earlier, operand] that has none. */
+type CommonCheck<V extends readonly unknown[], F = null> =
+  V extends readonly [infer H, ...infer R]
+    ? (Comparable<F, H> extends true ? CommonCheck<R, Category<H> extends "NULL" | "ANY" ? F : H> : [F, H])
+    : true;
 
 /** Result type of `K` applied to resolved operand value types `V`. */
 type ApplyOk<K extends string, V extends readonly unknown[]> =
-  K extends "arith" ? ArithResult<V[0], V[1], V>
+  K extends ArithKind ? ArithResult<K, V[0], V[1], V>
+  : K extends "modApprox" ? ([ArithResult<"mod", V[0], V[1], V>] extends [infer R] ? ([R] extends [TErr<string>] ? R : ModApproxError) : never)
   : K extends "numeric" ? (IsCat<V[0], "NUMERIC"> extends true ? V[0]
     : TErr<`function needs a NUMERIC argument, got ${Category<V[0]>}`>)
+  : K extends "signed" ? (IsCat<V[0], "NUMERIC" | "INTERVAL"> extends true ? V[0]
+    : TErr<`function needs a NUMERIC or INTERVAL argument, got ${Category<V[0]>}`>)
   : K extends "double" ? (AllCat<V, "NUMERIC"> extends true ? number | NullOf<V>
     : TErr<`function needs NUMERIC arguments, got ${Category<V[0]>}`>)
   : K extends "integer" ? (AllCat<V, "NUMERIC"> extends true ? number | NullOf<V>
     : TErr<`function needs NUMERIC arguments, got ${Category<V[0]>}`>)
   : K extends "cmp" ? (Comparable<V[0], V[1]> extends true ? boolean | NullOf<V>
-    : TErr<`cannot compare ${Category<V[0]>} with ${Category<V[1]>}`>)
+    : TErr<`cannot compare ${Family<V[0]>} with ${Family<V[1]>}`>)
   : K extends "between" ? (Comparable<V[0], V[1]> extends true ? Comparable<V[0], V[2]> extends true ? boolean | NullOf<V>
-    : TErr<`cannot compare ${Category<V[0]>} with ${Category<V[2]>}`> : TErr<`cannot compare ${Category<V[0]>} with ${Category<V[1]>}`>)
-  : K extends "in" ? (Comparable<V[0], V[number]> extends true ? boolean | NullOf<V>
+    : TErr<`cannot compare ${Family<V[0]>} with ${Family<V[2]>}`> : TErr<`cannot compare ${Family<V[0]>} with ${Family<V[1]>}`>)
+  : K extends "in" ? (CommonCheck<V> extends true ? boolean | NullOf<V>
     : TErr<`IN list values must have the same type as ${Category<V[0]>}`>)
   : K extends "logic" ? (AllCat<V, "BOOLEAN"> extends true ? boolean | NullOf<V>
     : TErr<`logical operators need BOOLEAN operands, got ${Category<V[0]>}${V extends readonly [unknown, infer B, ...unknown[]] ? ` and ${Category<B>}` : ""}`>)
@@ -112,24 +164,29 @@ type ApplyOk<K extends string, V extends readonly unknown[]> =
   : K extends "boolTest" ? (IsCat<V[0], "BOOLEAN"> extends true ? boolean : TErr<`IS TRUE/FALSE needs a BOOLEAN, got ${Category<V[0]>}`>)
   : K extends "string" ? (IsCat<V[0], "STRING"> extends true ? string | NullOf<V>
     : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
+  // substring / lpad / rpad whose length (or pad) is not a literal that rules out their NULL result
+  : K extends "nullableString" ? (IsCat<V[0], "STRING"> extends true ? string | null
+    : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
   : K extends "stringToInt" ? (IsCat<V[0], "STRING"> extends true ? number | NullOf<V>
     : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
   : K extends "stringToBool" ? (AllCat<V, "STRING"> extends true ? boolean | NullOf<V>
     : TErr<`LIKE needs STRING arguments, got ${Category<V[0]>}`>)
   : K extends "concat" ? (AllCat<V, "STRING"> extends true ? string | NullOf<V>
     : TErr<`concat needs STRING arguments`>)
-  : K extends "extract" ? (Category<V[0]> extends "TIMESTAMP" | "STRING" | "INTERVAL" | "ANY" ? number | NullOf<V>
+  : K extends "extract" ? (Category<V[0]> extends "TIMESTAMP" | "STRING" | "NULL" | "ANY" ? number | NullOf<V>
     : TErr<`EXTRACT needs a temporal argument, got ${Category<V[0]>}`>)
   : K extends "timeFloor" ? (Category<V[0]> extends "TIMESTAMP" | "ANY" ? V[0] : TErr<`FLOOR/CEIL to a time unit needs a TIMESTAMP, got ${Category<V[0]>}`>)
   : K extends "dayTime" ? (IsCat<V[0], "NUMERIC"> extends true ? DayTimeInterval | NullOf<V> : TErr<`an interval needs a NUMERIC value, got ${Category<V[0]>}`>)
   : K extends "yearMonth" ? (IsCat<V[0], "NUMERIC"> extends true ? YearMonthInterval | NullOf<V> : TErr<`an interval needs a NUMERIC value, got ${Category<V[0]>}`>)
-  : K extends "if" ? (IsCat<V[0], "BOOLEAN"> extends true ? (Comparable<V[1], V[2]> extends true ? V[1] | V[2]
-    : TErr<`ifThenElse branches have different types: ${Category<V[1]>} and ${Category<V[2]>}`>)
+  : K extends "if" ? (IsCat<V[0], "BOOLEAN"> extends true ? (Comparable<V[1], V[2]> extends true ? Common<V[1] | V[2]>
+    : TErr<`ifThenElse branches have no common type: ${Family<V[1]>} and ${Family<V[2]>}`>)
     : TErr<`ifThenElse condition must be BOOLEAN, got ${Category<V[0]>}`>)
-  : K extends "coalesce" ? (Comparable<V[0], V[number]> extends true
-    ? (null extends V[number] ? (CoalesceAllNull<V> extends true ? CommonOf<V> : NonNullable<CommonOf<V>>) : CommonOf<V>)
-    : TErr<`coalesce arguments must have the same type`>)
-  : K extends "ifNull" ? (Comparable<V[0], V[1]> extends true ? NonNullable<V[0]> | V[1] : TErr<`ifNull needs a default of the same type`>)
+  : K extends "coalesce" ? (CommonCheck<V> extends [infer F, infer H]
+    ? TErr<`coalesce arguments have no common type: ${Family<F>} and ${Family<H>}`>
+    : Common<V[number]> extends infer C ? (unknown extends C ? unknown : CoalesceAllNull<V> extends true ? C : NonNullable<C>) : never)
+  // Flink's IfNullTypeStrategy: a NOT NULL input keeps its own type
+  : K extends "ifNull" ? (Comparable<V[0], V[1]> extends true ? (null extends V[0] ? Common<NonNullable<V[0]> | V[1]> : V[0])
+    : TErr<`ifNull arguments have no common type: ${Family<V[0]>} and ${Family<V[1]>}`>)
   : K extends "cast" ? V[1] | NullOf<[V[0]]>
   : K extends "windowProp" ? (V[0] extends TWindowAlias ? Date : TErr<`start(), end() and rowtime() apply to a group window alias, got ${Category<V[0]>}`>)
   : K extends "any" ? V[0]
@@ -203,6 +260,8 @@ type AggResult<K extends string, V> =
   : K extends "count" ? number
   : unknown extends V ? unknown // a column of an untyped table: checked at run time
   : K extends "sum" | "avg" ? (IsCat<V, "NUMERIC"> extends true ? NonNullable<V> | null : TErr<`${Uppercase<K>} needs a NUMERIC argument, got ${Category<V>}`>)
+  // SUM0 is 0 over no rows: the argument's type, NOT NULL (aggregates.ts)
+  : K extends "sum0" ? (IsCat<V, "NUMERIC"> extends true ? NonNullable<V> : TErr<`SUM0 needs a NUMERIC argument, got ${Category<V>}`>)
   : K extends "min" | "max" ? NonNullable<V> | null
   : K extends "udf" ? V
   : unknown;
@@ -246,6 +305,54 @@ export type OutputName<X, I> =
 /** Widening of JS literal values to their column value types. */
 export type Widen<V> =
   V extends string ? string : V extends number ? number : V extends boolean ? boolean : V extends bigint ? number : V;
+
+/**
+ * The node of a JS value used as an operand: a literal of its widened type, keeping a number or
+ * string literal type's value (`2.5`, `"*"`) for the rules that read it (IsApprox, SubstringKind,
+ * PadKind). Only `const` type parameters see literal types; elsewhere the value is just `number`.
+ */
+export type LitOf<V> =
+  [V] extends [number] ? (number extends V ? TLit<number> : TLit<number, V>)
+  : [V] extends [string] ? (string extends V ? TLit<string> : TLit<string, V>)
+  : TLit<Widen<V>>;
+
+/** A number literal that is a whole number `>= 0` (compile-support.ts literalInt). */
+type NonNegativeIntLit<X> =
+  X extends TLit<number, infer V extends number>
+    ? (number extends V ? false : `${V}` extends `-${string}` ? false : `${V}` extends `${bigint}` ? true : false)
+    : false;
+/** A string literal other than `""`. */
+type NonEmptyStringLit<X> = X extends TLit<string, infer V extends string> ? (string extends V ? false : V extends "" ? false : true) : false;
+
+/**
+ * Node kind of `substring(start, length)` with the length's node L (`never`: no length): SUBSTRING is
+ * NULL for a negative length, so as compile-string.ts only a literal length `>= 0` keeps the result
+ * NOT NULL. A length the compiler cannot see as a literal (a column, `number`) makes it nullable.
+ */
+export type SubstringKind<L> = [L] extends [never] ? "string" : NonNegativeIntLit<L> extends true ? "string" : "nullableString";
+/** Node kind of `lpad`/`rpad`: NULL for a negative length or an empty pad, so NOT NULL only for literals that exclude both. */
+export type PadKind<L, P> = NonNegativeIntLit<L> extends true ? (NonEmptyStringLit<P> extends true ? "string" : "nullableString") : "nullableString";
+
+/**
+ * Whether a node is DOUBLE whatever the schema: a number literal with a fraction (`2.5`, `lit(0.5)`),
+ * power/sqrt/exp/ln/log10, and arithmetic, rounding, conditionals and aggregates over such a node
+ * (anything with DOUBLE is DOUBLE). Columns are `number` for INT and DOUBLE alike, so a DOUBLE column
+ * is not seen here (docs/typing.md, Limits).
+ */
+export type IsApprox<X> =
+  X extends TLit<number, infer V> ? (V extends number ? (number extends V ? false : `${V}` extends `${bigint}` ? false : true) : false)
+  : X extends TAlias<string, infer Y> ? IsApprox<Y>
+  : X extends TOp<infer K, infer A> ? (
+    K extends "double" ? true
+    : K extends "plus" | "minus" | "times" | "dividedBy" | "numeric" | "signed" | "if" | "coalesce" | "any" ? (true extends ApproxAny<A> ? true : false)
+    : K extends "ifNull" ? IsApprox<A[0]> // a NOT NULL input keeps its type, so only the input tells
+    : false)
+  : X extends TAgg<"sum" | "sum0" | "avg" | "min" | "max", infer Y> ? IsApprox<Y>
+  : false;
+type ApproxAny<A extends readonly unknown[]> = { [I in keyof A]: IsApprox<A[I]> }[number];
+
+/** Node kind of `a.mod(b)`: MOD of a DOUBLE is a ValidationError at run time, so a visibly DOUBLE operand is a compile error. */
+export type ModKind<A, B> = true extends IsApprox<A> | IsApprox<B> ? "modApprox" : "mod";
 
 /** Columns of the same name listed twice in a tuple of names. */
 export type DuplicateOf<Names extends readonly string[], Seen extends string = never> =

@@ -118,8 +118,14 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
     const items = nodes(fields);
     const names = this.node.schema.names;
     const out: ExprNode[] = names.map(col);
+    const given = items.map((e, i) => outputNameAt(e, names.length + i));
+    // as the compile-time check (Flink would keep the last item of a name): one item per name
+    const twice = given.find((n, i) => given.indexOf(n) !== i);
+    if (twice !== undefined) {
+      throw new ValidationError(`addOrReplaceColumns: output column '${twice}' appears more than once among the new columns [${given.join(", ")}]`);
+    }
     items.forEach((e, i) => {
-      const name = outputNameAt(e, names.length + i);
+      const name = given[i]!;
       const at = names.indexOf(name);
       if (at >= 0) out[at] = named(e, at, name);
       else out.push(named(e, out.length));

@@ -60,9 +60,9 @@ export type Validated<A extends readonly unknown[], C extends readonly unknown[]
  */
 type IsDynamic<A extends readonly unknown[]> = number extends A["length"] ? true : false;
 
-/** The first element of a tuple that appears twice, or never. */
+/** The first element of a tuple that appears twice, or never. A name known only at run time (`string`) is checked there. */
 type DuplicateOf<T extends readonly unknown[], Seen = never> =
-  T extends readonly [infer H, ...infer R] ? (H extends Seen ? H : DuplicateOf<R, Seen | H>) : never;
+  T extends readonly [infer H, ...infer R] ? (H extends Seen ? H : DuplicateOf<R, string extends H ? Seen : Seen | H>) : never;
 
 /** Output column names of select items, in order (alias, column name, or `_c<i>`). */
 export type NamesOf<A extends readonly unknown[]> = { [I in keyof A]: OutputName<NodeOfExpr<A[I]>, I> };

@@ -42,6 +42,11 @@ expectTypeOf<SchemaOf<typeof sameName>>().toEqualTypeOf<SchemaOf<typeof orders>>
 people.addOrReplaceColumns($("agee").as("age"));
 // @ts-expect-error "output column 'age' appears more than once"
 people.addOrReplaceColumns($("age").plus(1).as("age"), $("age").plus(2).as("age"));
+// (the run time rejects it too: test/table/add-or-replace-columns.test.ts) ...
+// ... but a name known only at run time is checked there, not taken for a duplicate of every other name
+declare const someName: string;
+people.addOrReplaceColumns($("age").plus(1).as(someName), $("name").upperCase().as("upper"));
+people.select($("age").as(someName), $("name"));
 // @ts-expect-error "addOrReplaceColumns: name the new column with .as(\"name\")"
 people.addOrReplaceColumns($("age").plus(1));
 

@@ -1,0 +1,25 @@
+import { ExecutionError, TableError } from "../../table/errors.js";
+import { KIND_SHORT } from "../../table/row.js";
+import { toJavaString } from "../../table/types/format.js";
+import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+
+/**
+ * The error an operator rethrows when a generated expression fails on a record (division by zero,
+ * overflow, a bad CAST, a failing UDF): the original message with the record in Flink's notation
+ * appended, e.g. "Division by zero in `dividedBy(score, 0)` (row +I[Bob, 12])". TableErrors keep their
+ * class; anything else becomes an ExecutionError naming the input columns.
+ *
+ * Operators call this from a `catch` around the generated call only (never around the emission of
+ * output, so an error raised downstream is not annotated twice). The try block costs nothing while
+ * nothing throws, and the row is rendered only on the error path.
+ */
+export function errorWithRow(e: unknown, kind: number, row: readonly unknown[], schema: ResolvedSchema): Error {
+  const types = schema.types;
+  const shown = `${KIND_SHORT[kind]}[${row.map((v, i) => toJavaString(types[i]!, v)).join(", ")}]`;
+  if (e instanceof TableError) {
+    const Ctor = e.constructor as new (message: string, options?: { cause?: unknown }) => TableError;
+    return new Ctor(`${e.message} (row ${shown})`, { cause: e });
+  }
+  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new ExecutionError(`expression evaluation failed over the columns [${schema.names.join(", ")}]: ${message} (row ${shown})`, { cause: e });
+}
