@@ -1,11 +1,8 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
-import { ExecutionError, TableError } from "../../table/errors.js";
 import type { FilterNode, ProjectNode } from "../../table/plan/nodes.js";
-import { KIND_SHORT } from "../../table/row.js";
-import { toJavaString } from "../../table/types/format.js";
-import type { DataType } from "../../table/types/data-type.js";
 import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
 import { BaseOperator } from "../operator.js";
+import { errorWithRow } from "./row-error.js";
 
 /**
  * A chain of Filter and Project nodes fused into one generated function. For
@@ -14,17 +11,15 @@ import { BaseOperator } from "../operator.js";
  * record, or undefined when a filter drops the row.
  *
  * An expression that fails on a row (division by zero, overflow, a bad CAST) is rethrown with the row
- * in Flink's notation, e.g. "Division by zero in `dividedBy(score, 0)` (row +I[Bob, 12])". The try
- * block costs nothing while nothing throws, and only the expressions are inside it: an error raised
- * downstream of this operator passes through untouched.
+ * in Flink's notation, e.g. "Division by zero in `dividedBy(score, 0)` (row +I[Bob, 12])" (row-error.ts).
+ * The try block costs nothing while nothing throws, and only the expressions are inside it: an error
+ * raised downstream of this operator passes through untouched.
  */
 export class CalcOperator extends BaseOperator {
   private readonly fn: (r: unknown[]) => unknown[] | undefined;
-  private readonly inputTypes: readonly DataType[];
 
   constructor(stages: readonly (FilterNode | ProjectNode)[], private readonly inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver) {
     super(1);
-    this.inputTypes = inputSchema.types;
     const root = new CodegenContext(inputSchema, resolveFunction, "r0");
     let ctx = root;
     let body = "";
@@ -48,19 +43,8 @@ export class CalcOperator extends BaseOperator {
     try {
       out = this.fn(row);
     } catch (e) {
-      throw this.withRow(e, kind, row);
+      throw errorWithRow(e, kind, row, this.inputSchema);
     }
     if (out !== undefined) this.out.record(kind, out);
-  }
-
-  /** The error with the failing row appended; TableErrors keep their class, anything else becomes an ExecutionError. */
-  private withRow(e: unknown, kind: number, row: unknown[]): Error {
-    const shown = `${KIND_SHORT[kind]}[${row.map((v, i) => toJavaString(this.inputTypes[i], v)).join(", ")}]`;
-    if (e instanceof TableError) {
-      const Ctor = e.constructor as new (message: string, options?: { cause?: unknown }) => TableError;
-      return new Ctor(`${e.message} (row ${shown})`, { cause: e });
-    }
-    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return new ExecutionError(`expression evaluation failed over the columns [${this.inputSchema.names.join(", ")}]: ${message} (row ${shown})`, { cause: e });
   }
 }

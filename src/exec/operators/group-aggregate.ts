@@ -9,6 +9,7 @@ import { type Accumulator, type RowCounter, growFloat64 } from "../aggregates/ac
 import { RowCountAcc, createAccumulator } from "../aggregates/builtin.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { BaseOperator } from "../operator.js";
+import { errorWithRow } from "./row-error.js";
 
 /** A user AggregateFunction adapter registers itself here (UDF support). */
 export type UdfAccumulatorFactory = (call: AggCall) => Accumulator;
@@ -26,6 +27,9 @@ export function registerUdfAccumulatorFactory(f: UdfAccumulatorFactory): void { 
  *
  * State is column-wise: a group is a dense id (gid) into the accumulators' typed arrays, found through a
  * key index chosen by key type (see GroupKeys). Per record nothing is allocated but the output rows.
+ *
+ * A key or argument expression that fails on a record (`$("a").dividedBy(0).sum()`) fails the job with
+ * the record named, as in CalcOperator (row-error.ts).
  */
 export class GroupAggregateOperator extends BaseOperator {
   private readonly keys: GroupKeys;
@@ -43,8 +47,11 @@ export class GroupAggregateOperator extends BaseOperator {
   private nextId = 0;
   private capacity = 16;
 
+  private readonly inputSchema: ResolvedSchema;
+
   constructor(node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver) {
     super(1);
+    this.inputSchema = node.input.schema;
     this.keys = createGroupKeys(node.groupKeys, node.input.schema, resolveFunction);
     this.accs = node.aggCalls.map((a) => (a.udf !== undefined
       ? udfAccumulator(a)
@@ -89,7 +96,17 @@ export class GroupAggregateOperator extends BaseOperator {
     const accs = this.accs;
     const n = accs.length;
     const accumulate = kind === Kind.INSERT || kind === Kind.UPDATE_AFTER;
-    let gid = keys.find(row);
+    const fed = this.fed;
+    const m = fed.length;
+    const args = this.argValues;
+    // the record's key and aggregate arguments, evaluated before any state changes
+    let gid: number;
+    try {
+      gid = keys.find(row);
+      if (m > 0) this.readArgs(row, args);
+    } catch (e) {
+      throw errorWithRow(e, kind, row, this.inputSchema);
+    }
     const first = gid < 0;
     if (first) {
       if (!accumulate) return; // retraction for a group that does not exist: ignored, as Flink does
@@ -99,10 +116,6 @@ export class GroupAggregateOperator extends BaseOperator {
       const before = this.before;
       for (let i = 0; i < n; i++) before[i] = accs[i]!.value(gid);
     }
-    const fed = this.fed;
-    const m = fed.length;
-    const args = this.argValues;
-    if (m > 0) this.readArgs(row, args);
     const counts = this.rows.counts;
     if (accumulate) {
       counts[gid]!++;

@@ -1,9 +1,11 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
 import { helpers } from "../../expressions/helpers.js";
 import type { OverAggregateNode } from "../../table/plan/nodes.js";
+import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
 import { Kind } from "../../table/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { BaseOperator } from "../operator.js";
+import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
 
 /** A row of a partition with its ORDER BY value, aggregate arguments and the values last emitted for it. */
@@ -27,6 +29,7 @@ interface Entry {
  * - a retraction (-U / -D) removes the equal row (first among its peers), emits it with its last value and
  *   the same kind, and updates the rows after it.
  * Each change costs O(partition size): the aggregates are recomputed along the partition in one pass.
+ * A partition key or argument expression that fails on a row fails the job with the row named (row-error.ts).
  */
 export class SortedOverAggregateOperator extends BaseOperator {
   private readonly keys: GroupKeys;
@@ -39,9 +42,12 @@ export class SortedOverAggregateOperator extends BaseOperator {
   private readonly compare: (a: unknown, b: unknown) => number;
   private readonly scratch: unknown[];
 
+  private readonly inputSchema: ResolvedSchema;
+
   constructor(node: OverAggregateNode, resolveFunction?: FunctionResolver) {
     super(1);
     const w = node.window;
+    this.inputSchema = node.input.schema;
     this.keys = createGroupKeys(w.partitionBy, node.input.schema, resolveFunction);
     // one scratch group: each change recomputes a partition's running aggregate from its first row
     this.aggs = new AggregateSet(node.aggCalls, false);
@@ -60,7 +66,12 @@ export class SortedOverAggregateOperator extends BaseOperator {
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
-    let gid = this.keys.find(row);
+    let gid: number;
+    try {
+      gid = this.keys.find(row);
+    } catch (e) {
+      throw errorWithRow(e, kind, row, this.inputSchema);
+    }
     if (gid < 0) {
       if (kind === Kind.UPDATE_BEFORE || kind === Kind.DELETE) return; // retraction of an unknown partition
       gid = this.partitions.length;
@@ -87,7 +98,11 @@ export class SortedOverAggregateOperator extends BaseOperator {
 
   private insert(entries: Entry[], key: unknown, row: unknown[], kind: number): void {
     const args = new Array<unknown>(this.argCount);
-    this.readArgs(row, args);
+    try {
+      this.readArgs(row, args);
+    } catch (e) {
+      throw errorWithRow(e, kind, row, this.inputSchema);
+    }
     const at = this.upperBound(entries, key);
     const entry: Entry = { key, row, args, values: [] };
     entries.splice(at, 0, entry);
