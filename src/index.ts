@@ -19,6 +19,7 @@ export { Table, GroupedTable } from "./table/table.js";
 export type { ChangelogKind } from "./table/table.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
+export type { MetricsSnapshot } from "./table/executor.js";
 export { Row, RowKind, PositionalRow, ROW_KIND } from "./table/row.js";
 export type { KeyedRow } from "./table/row.js";
 export { DataTypes } from "./table/types/data-types.js";

@@ -1,4 +1,5 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../expressions/compile.js";
+import type { MetricGroup } from "../exec/metrics.js";
 import type { Output } from "../exec/operator.js";
 import type { PollResult, SourceReader } from "../exec/source.js";
 import { WatermarkGenerator } from "../exec/sources/watermark-generator.js";
@@ -11,6 +12,8 @@ import type { SourceScanNode } from "../table/plan/nodes.js";
  */
 class ScanOutput implements Output {
   out!: Output;
+  /** Records emitted into the job (`<connector>[<table>].numRecordsOut`). */
+  records = 0;
   constructor(
     private readonly complete: ((p: unknown[]) => unknown[]) | undefined,
     private readonly rowtime: number,
@@ -19,6 +22,7 @@ class ScanOutput implements Output {
 
   record(kind: number, physical: unknown[]): void {
     const row = this.complete ? this.complete(physical) : physical;
+    this.records++;
     this.out.record(kind, row);
     if (this.wm !== undefined) {
       const t = row[this.rowtime] as Date | null;
@@ -54,6 +58,13 @@ export class ScanReader implements SourceReader {
   poll(out: Output, max: number): PollResult {
     this.scanOut.out = out;
     return this.inner.poll(this.scanOut, max);
+  }
+
+  /** `numRecordsOut` is counted here for every connector; the connector's reader adds its own metrics. */
+  setMetrics(group: MetricGroup): void {
+    const scanOut = this.scanOut;
+    group.gauge("numRecordsOut", () => scanOut.records);
+    this.inner.setMetrics?.(group);
   }
 
   position(): unknown { return this.inner.position(); }

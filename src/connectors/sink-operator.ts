@@ -1,3 +1,4 @@
+import type { MetricGroup } from "../exec/metrics.js";
 import { BaseOperator } from "../exec/operator.js";
 import type { SinkWriter } from "../exec/source.js";
 import { helpers } from "../expressions/helpers.js";
@@ -29,6 +30,9 @@ export class SinkOperator extends BaseOperator {
   private readonly dropNulls: boolean;
   private readonly converters: (((v: unknown) => unknown) | undefined)[];
   private readonly convert: boolean;
+  /** Records received and records handed to the writer (`Sink[<table>].numRecordsIn` / `numRecordsOut`). */
+  private recordsIn = 0;
+  private recordsOut = 0;
 
   constructor(private readonly node: SinkNode, private readonly writer: SinkWriter, config: ReadonlyMap<string, string>) {
     super(1);
@@ -49,7 +53,14 @@ export class SinkOperator extends BaseOperator {
     this.writer.open();
   }
 
+  /** In minus out: the `-U` an upsert sink does not take, rows dropped by the NOT NULL enforcer. */
+  setMetrics(group: MetricGroup): void {
+    group.gauge("numRecordsIn", () => this.recordsIn);
+    group.gauge("numRecordsOut", () => this.recordsOut);
+  }
+
   processElement(_input: number, kind: number, row: unknown[]): void {
+    this.recordsIn++;
     if (kind === Kind.UPDATE_BEFORE && this.dropUpdateBefore) return;
     const nn = this.notNull;
     for (let k = 0; k < nn.length; k++) {
@@ -64,9 +75,11 @@ export class SinkOperator extends BaseOperator {
       const cs = this.converters;
       for (let i = 0; i < cs.length; i++) { const c = cs[i]; if (c !== undefined) out[i] = c(out[i]); }
       this.writer.write(kind, out);
+      this.recordsOut++;
       return;
     }
     this.writer.write(kind, row);
+    this.recordsOut++;
   }
 
   protected override onWatermark(): void {}

@@ -10,6 +10,8 @@ import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { UnionOperator } from "./operators/union.js";
 import { windowOperator } from "./operators/window-operators.js";
+import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
+import { JobMetrics } from "./metrics.js";
 import type { SourceReader } from "./source.js";
 import { ValuesReader } from "./sources/values-reader.js";
 
@@ -49,6 +51,8 @@ export interface SourceEntry {
 export interface JobGraph {
   readonly sources: SourceEntry[];
   readonly operators: Operator[];
+  /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
+  readonly metrics: JobMetrics;
 }
 
 type EmittingOperator = BaseOperator & Emitter;
@@ -77,6 +81,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   const operators: Operator[] = [];
   const emitters: Emitter[] = [];
   const memo = new Map<PlanNode, Emitter>();
+  const metrics = new JobMetrics();
 
   const ctx: GraphContext = {
     settings,
@@ -151,6 +156,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         if (isOperator(em) && !operators.includes(em)) operators.push(em);
       }
     }
+    attachMetrics(metrics, node, em, sources);
     memo.set(node, em);
     return em;
   };
@@ -160,9 +166,11 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   const rootMode = ctx.modeOf(root);
   const sinkOp = new CollectSinkOperator(sink, settings.batch && !isInsertOnly(rootMode) ? { schema: root.schema, mode: rootMode } : undefined);
   operators.push(sinkOp);
+  // an insert job's rows end in its Sink node; the collect sink after it receives nothing
+  if (root.kind !== "Sink") sinkOp.setMetrics(metrics.group(COLLECT_SCOPE));
   connect(last, sinkOp, 0);
   for (const e of emitters) e.out = e.outputs.length === 1 ? e.outputs[0]! : new BroadcastOutput(e.outputs);
-  return { sources, operators };
+  return { sources, operators, metrics };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

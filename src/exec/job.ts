@@ -1,5 +1,5 @@
 import { ExecutionError, TableError } from "../table/errors.js";
-import type { Job, JobSettings, JobSink, StepResult } from "../table/executor.js";
+import type { Job, JobSettings, JobSink, MetricsSnapshot, StepResult } from "../table/executor.js";
 import type { PlanNode } from "../table/plan/nodes.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
@@ -81,6 +81,11 @@ export class LocalJob implements Job {
     this.finished = true;
     for (const op of this.graph.operators) op.close();
     return "done";
+  }
+
+  /** The job's metrics (docs/metrics.md): readable while it runs, after it ended, failed or was cancelled. */
+  metrics(): MetricsSnapshot {
+    return this.graph.metrics.snapshot();
   }
 
   cancel(): void {

@@ -4,6 +4,8 @@
  * no operator writes into an input array, so sources hand out their stored rows without copying.
  * Watermarks are epoch milliseconds; end of input is a watermark of +Infinity followed by endInput.
  */
+import type { MetricGroup } from "./metrics.js";
+
 export interface Output {
   record(kind: number, row: unknown[]): void;
   watermark(wm: number): void;
@@ -20,6 +22,11 @@ export interface Operator {
   snapshotState(): unknown;
   restoreState(state: unknown): void;
   close(): void;
+  /**
+   * Receives the operator's metric group when the job graph is built (before open); an operator that
+   * counts something registers it there (exec/metrics.ts). Optional: most operators count nothing.
+   */
+  setMetrics?(group: MetricGroup): void;
 }
 
 /** Delivers to one input of a downstream operator. */

@@ -2,6 +2,7 @@
  * The Source contract shared by every connector: a reader that pushes records into an output when
  * polled, bounded or not, with a position a checkpoint can record.
  */
+import type { MetricGroup } from "./metrics.js";
 import type { Output } from "./operator.js";
 
 export type PollResult =
@@ -19,6 +20,11 @@ export interface SourceReader {
   position(): unknown;
   seek(position: unknown): void;
   close(): void;
+  /**
+   * Receives the source's metric group when the job graph is built (before the first poll). A reader
+   * registers `numRecordsOut` (records it emitted) and whatever else it counts (`numSkippedRecords`).
+   */
+  setMetrics?(group: MetricGroup): void;
 }
 
 /**

@@ -20,7 +20,15 @@ export interface Job {
   step(budget: number): StepResult;
   /** Stops the job; sources are closed, nothing more is emitted. */
   cancel(): void;
+  /** The job's metrics as of now (see docs/metrics.md); still readable after the job ended. */
+  metrics?(): MetricsSnapshot;
 }
+
+/**
+ * A job's metrics at one moment: `<scope>.<name>` → value, e.g.
+ * `{ "Values.numRecordsOut": 7, "WindowAggregate[w].numLateRecordsDropped": 1, "Collect.numRecordsIn": 3 }`.
+ */
+export type MetricsSnapshot = Readonly<Record<string, number>>;
 
 export interface JobSettings {
   readonly batch: boolean;

@@ -1,5 +1,5 @@
 import { ExecutionError, TableError } from "./errors.js";
-import { getExecutor, type Job, type JobSettings } from "./executor.js";
+import { getExecutor, type Job, type JobSettings, type MetricsSnapshot } from "./executor.js";
 import { explainPlan } from "./plan/explain.js";
 import { newNodeId, type SinkNode, type ValuesNode } from "./plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
@@ -20,7 +20,7 @@ class InsertRun {
   private observed = false;
   readonly done: Promise<void>;
 
-  constructor(private readonly job: Job, private readonly sinkName: string, signal?: AbortSignal) {
+  constructor(readonly job: Job, private readonly sinkName: string, signal?: AbortSignal) {
     if (signal) {
       if (signal.aborted) this.cancelRequested = true;
       else signal.addEventListener("abort", () => { this.cancelRequested = true; }, { once: true });
@@ -78,6 +78,15 @@ export class InsertTableResult extends TableResult<Record<string, number>> {
 
   override getJobClient(): JobClient {
     return { cancel: () => this.run.cancel() };
+  }
+
+  /**
+   * The insert job's metrics (not those of this result's one row): readable from submission on, while
+   * the job runs and after it ended — e.g. `{ "filesystem[orders].numRecordsOut": 3,
+   * "filesystem[orders].numSkippedRecords": 1, "Sink[out].numRecordsIn": 3, "Sink[out].numRecordsOut": 3 }`.
+   */
+  override getMetrics(): MetricsSnapshot {
+    return this.run.job.metrics?.() ?? {};
   }
 }
 

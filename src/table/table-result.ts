@@ -1,5 +1,5 @@
 import { ExecutionError } from "./errors.js";
-import type { Job, JobSink, StepResult } from "./executor.js";
+import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "./print.js";
 import { type KeyedRow, KIND_SHORT } from "./row.js";
 import { rowConverter } from "./row-converter.js";
@@ -36,6 +36,8 @@ export class TableResult<R extends object = Record<string, unknown>> {
   private cancelled = false;
   /** Set when the job was cancelled before its end (JobClient.cancel, an abort signal). */
   private stoppedEarly = false;
+  /** The job, once consumption started (its metrics stay readable after it ended). */
+  private job: Job | undefined;
 
   constructor(
     private readonly schema: ResolvedSchema,
@@ -63,6 +65,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
     let kinds: number[] = [];
     let rows: (readonly unknown[])[] = [];
     const job = this.makeJob({ record: (k, v) => { kinds.push(k); rows.push(v); } });
+    this.job = job;
     const onAbort = () => { this.cancelled = true; };
     this.signal?.addEventListener("abort", onAbort);
     try {
@@ -185,6 +188,17 @@ export class TableResult<R extends object = Record<string, unknown>> {
    */
   async await(): Promise<void> {
     for await (const _slice of this.slices()) { /* rows are not kept */ }
+  }
+
+  /**
+   * The job's metrics now: a plain object `{ "<scope>.<metric>": number }`, e.g.
+   * `{ "Values.numRecordsOut": 7, "WindowAggregate[w].numLateRecordsDropped": 1, "Collect.numRecordsIn": 3 }`
+   * (docs/metrics.md lists every scope and metric). Readable while the result is consumed (counts up to
+   * the last slice the job processed) and after the job ended, failed or was cancelled; empty before
+   * consumption has started, since the job starts then.
+   */
+  getMetrics(): MetricsSnapshot {
+    return this.job?.metrics?.() ?? {};
   }
 
   /** Cancels the job (Flink's `getJobClient().cancel()`); a consumer in progress stops after the current slice. */

@@ -125,12 +125,12 @@ describe("filesystem connector", () => {
     const e = env();
     e.createTable("t", fsTable("csv", csv, { "csv.ignore-parse-errors": "true" }));
     expect(await e.from("t").select($("name"), $("age")).execute().toChangelog()).toEqual(["+I[Bob, 3]", "+I[Ann, 5]"]);
-    expect(stderr).toHaveBeenCalledWith(`tablestream: filesystem table 't' skipped 2 malformed lines (csv.ignore-parse-errors); the first: file '${csv}', line 2, column 2 ('age'): cannot parse 'x' as INT\n`);
+    expect(stderr).toHaveBeenCalledWith(`tablestream: filesystem table 't' skipped 2 malformed lines (csv.ignore-parse-errors) (metric 'filesystem[t].numSkippedRecords'); the first: file '${csv}', line 2, column 2 ('age'): cannot parse 'x' as INT\n`);
     const json = join(dir, "a.json");
     writeFileSync(json, `{"name":"a","age":1}\nnot json\n{"name":"c","age":3}\n`);
     e.createTable("j", fsTable("json", json, { "json.ignore-parse-errors": "true" }));
     expect(await e.from("j").select($("name"), $("age")).execute().toChangelog()).toEqual(["+I[a, 1]", "+I[c, 3]"]);
-    expect(stderr).toHaveBeenLastCalledWith(expect.stringMatching(/^tablestream: filesystem table 'j' skipped 1 malformed line \(json\.ignore-parse-errors\); the first: file '.*a\.json', line 2: malformed JSON: /));
+    expect(stderr).toHaveBeenLastCalledWith(expect.stringMatching(/^tablestream: filesystem table 'j' skipped 1 malformed line \(json\.ignore-parse-errors\) \(metric 'filesystem\[j\]\.numSkippedRecords'\); the first: file '.*a\.json', line 2: malformed JSON: /));
   });
 
   it("reads every visible file of a directory in name order, skipping hidden and in-progress files", async () => {

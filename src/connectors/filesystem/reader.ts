@@ -1,5 +1,6 @@
 import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
 import type { PollResult, SourceReader } from "../../exec/source.js";
 import { ExecutionError } from "../../table/errors.js";
@@ -45,8 +46,8 @@ export function listFiles(path: string, table: string): string[] {
  * table's physical columns. A pump reads ahead asynchronously (streams, nothing loaded whole); `poll`
  * converts and emits synchronously and returns a Promise only when the pump has nothing ready.
  * A malformed line fails the job with a message naming the file, the line and the column — or, with
- * `csv.ignore-parse-errors` / `json.ignore-parse-errors`, is skipped and counted (reported on stderr
- * when the table has been read).
+ * `csv.ignore-parse-errors` / `json.ignore-parse-errors`, is skipped and counted in the metric
+ * `filesystem[<table>].numSkippedRecords` (plus one warning line on stderr when the table has been read).
  */
 export class FileSourceReader implements SourceReader {
   private readonly files: string[];
@@ -66,6 +67,8 @@ export class FileSourceReader implements SourceReader {
   private pendingSkip = 0;
   private skipped = 0;
   private firstSkip: string | undefined;
+  /** Where the skipped count can be read (named in the stderr warning). */
+  private metricScope: string | undefined;
   private readonly types: readonly DataType[];
   private readonly names: readonly string[];
 
@@ -79,6 +82,11 @@ export class FileSourceReader implements SourceReader {
   /** Malformed lines skipped so far (with `*.ignore-parse-errors`). */
   skippedLines(): number {
     return this.skipped;
+  }
+
+  setMetrics(group: MetricGroup): void {
+    this.metricScope = group.scope;
+    group.gauge("numSkippedRecords", () => this.skipped);
   }
 
   poll(out: Output, max: number): PollResult {
@@ -108,7 +116,8 @@ export class FileSourceReader implements SourceReader {
   private end(out: Output): "end" {
     this.closed = true;
     if (this.skipped > 0) {
-      process.stderr.write(`tablestream: filesystem table '${this.table.tableName}' skipped ${this.skipped} malformed line${this.skipped === 1 ? "" : "s"} (${this.format.kind}.ignore-parse-errors); the first: ${this.firstSkip}\n`);
+      const metric = this.metricScope === undefined ? "" : ` (metric '${this.metricScope}.numSkippedRecords')`;
+      process.stderr.write(`tablestream: filesystem table '${this.table.tableName}' skipped ${this.skipped} malformed line${this.skipped === 1 ? "" : "s"} (${this.format.kind}.ignore-parse-errors)${metric}; the first: ${this.firstSkip}\n`);
     }
     out.watermark(Infinity);
     out.endInput();

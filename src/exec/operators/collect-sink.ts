@@ -5,6 +5,7 @@ import { Kind } from "../../table/row.js";
 import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
 import { growFloat64 } from "../aggregates/accumulator.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import type { MetricGroup } from "../metrics.js";
 import { BaseOperator } from "../operator.js";
 
 /**
@@ -16,6 +17,8 @@ import { BaseOperator } from "../operator.js";
  */
 export class CollectSinkOperator extends BaseOperator {
   ended = false;
+  /** Records received (`Collect.numRecordsIn`); with `materialize`, changelog records before materializing. */
+  private recordsIn = 0;
   private readonly table: MaterializedRows | undefined;
 
   constructor(private readonly sink: JobSink, materialize?: { readonly schema: ResolvedSchema; readonly mode: ChangelogMode }) {
@@ -23,7 +26,12 @@ export class CollectSinkOperator extends BaseOperator {
     if (materialize) this.table = new MaterializedRows(materialize.schema, materialize.mode);
   }
 
+  setMetrics(group: MetricGroup): void {
+    group.gauge("numRecordsIn", () => this.recordsIn);
+  }
+
   processElement(_input: number, kind: number, row: unknown[]): void {
+    this.recordsIn++;
     if (this.table) this.table.apply(kind, row);
     else this.sink.record(kind, row);
   }

@@ -3,7 +3,9 @@ import { ExecutionError } from "../../table/errors.js";
 import type { OverAggregateNode } from "../../table/plan/nodes.js";
 import { Kind } from "../../table/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import type { MetricGroup } from "../metrics.js";
 import { BaseOperator } from "../operator.js";
+import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
 import { TimeQueue } from "../windows/time-queue.js";
 
@@ -30,9 +32,16 @@ interface Partition {
  * - ROWS frames: each row's frame ends at itself; a bounded ROWS frame of n holds the n previous rows too;
  * - end of input releases every waiting row.
  * Partitions are released in time order across the whole operator (ties: the order the times arrived).
+ * A partition key or argument expression that fails on a row fails the job with the row named (row-error.ts).
  */
 export class OverAggregateOperator extends BaseOperator {
   numLateRecordsDropped = 0;
+
+  /** Publishes the late-row count as `<scope>.numLateRecordsDropped` (read only when a snapshot is taken). */
+  setMetrics(group: MetricGroup): void {
+    group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
+  }
+
   private readonly keys: GroupKeys;
   private readonly partitions: Partition[] = [];
   private readonly queue = new TimeQueue<Partition>();
@@ -62,7 +71,7 @@ export class OverAggregateOperator extends BaseOperator {
     this.inputWidth = node.input.schema.size;
   }
 
-  processElement(_input: number, _kind: number, row: unknown[]): void {
+  processElement(_input: number, kind: number, row: unknown[]): void {
     const t = row[this.timeIndex] as Date | null;
     if (t === null) {
       throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (over window '${this.node.window.alias}' on column '${this.node.window.orderBy}')`);
@@ -72,7 +81,12 @@ export class OverAggregateOperator extends BaseOperator {
       this.numLateRecordsDropped++;
       return;
     }
-    const gid = this.keys.find(row);
+    let gid: number;
+    try {
+      gid = this.keys.find(row);
+    } catch (e) {
+      throw errorWithRow(e, kind, row, this.node.input.schema);
+    }
     const p = gid < 0 ? this.newPartition(row) : this.partitions[gid]!;
     const rows = p.pending.get(ts);
     if (rows) rows.push(row);
@@ -110,7 +124,7 @@ export class OverAggregateOperator extends BaseOperator {
     const args = this.args;
     if (this.preceding !== undefined) this.expire(p, ts - this.preceding);
     for (let i = 0; i < rows.length; i++) {
-      this.readArgs(rows[i]!, args);
+      this.read(rows[i]!, args);
       aggs.accumulate(p.gid, args);
       if (this.preceding !== undefined) this.keep(p, ts);
     }
@@ -122,13 +136,22 @@ export class OverAggregateOperator extends BaseOperator {
     const args = this.args;
     const n = this.preceding;
     for (let i = 0; i < rows.length; i++) {
-      this.readArgs(rows[i]!, args);
+      this.read(rows[i]!, args);
       aggs.accumulate(p.gid, args);
       if (n !== undefined) {
         this.keep(p, ts);
         if (p.frameTimes.length - p.frameHead > n + 1) this.retractOldest(p);
       }
       this.emit(rows[i]!, p.gid);
+    }
+  }
+
+  /** Reads a released row's aggregate arguments into `args` (rows of an event-time over window are inserts). */
+  private read(row: unknown[], args: unknown[]): void {
+    try {
+      this.readArgs(row, args);
+    } catch (e) {
+      throw errorWithRow(e, Kind.INSERT, row, this.node.input.schema);
     }
   }
 

@@ -3,7 +3,9 @@ import { ExecutionError } from "../../table/errors.js";
 import type { WindowAggregateNode, WindowProperty } from "../../table/plan/nodes.js";
 import { Kind } from "../../table/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import type { MetricGroup } from "../metrics.js";
 import { BaseOperator } from "../operator.js";
+import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
 import { TimeQueue } from "../windows/time-queue.js";
 
@@ -40,9 +42,16 @@ interface KeyState {
  * - end of input fires every open session.
  * Sessions keep their rows' aggregate arguments until they fire (merging replays nothing: the lists are
  * concatenated) and aggregate them then, which is why the accumulators need no merge operation.
+ * A key or argument expression that fails on a record fails the job with the record named (row-error.ts).
  */
 export class SessionWindowAggregateOperator extends BaseOperator {
   numLateRecordsDropped = 0;
+
+  /** Publishes the late-row count as `<scope>.numLateRecordsDropped` (read only when a snapshot is taken). */
+  setMetrics(group: MetricGroup): void {
+    group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
+  }
+
   private readonly keys: GroupKeys;
   private readonly byGid: (KeyState | undefined)[] = [];
   private readonly freeGids: number[] = [];
@@ -77,12 +86,21 @@ export class SessionWindowAggregateOperator extends BaseOperator {
     return n;
   }
 
-  processElement(_input: number, _kind: number, row: unknown[]): void {
+  processElement(_input: number, kind: number, row: unknown[]): void {
     const t = row[this.timeIndex] as Date | null;
     if (t === null) {
       throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (window '${this.node.window.alias}' on column '${this.node.window.timeColumn}')`);
     }
-    const ts = t.getTime();
+    try {
+      this.assign(t.getTime(), row);
+    } catch (e) {
+      // nothing is emitted while a record is assigned: every error here comes from this record
+      throw errorWithRow(e, kind, row, this.node.input.schema);
+    }
+  }
+
+  /** Puts the record into a new session of its key, or the session(s) its window merges with; counts it late otherwise. */
+  private assign(ts: number, row: unknown[]): void {
     let start = ts;
     let end = ts + this.gap;
     const gid = this.keys.find(row);

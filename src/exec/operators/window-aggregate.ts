@@ -3,7 +3,9 @@ import { ExecutionError } from "../../table/errors.js";
 import type { WindowAggregateNode, WindowProperty } from "../../table/plan/nodes.js";
 import { Kind } from "../../table/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import type { MetricGroup } from "../metrics.js";
 import { BaseOperator } from "../operator.js";
+import { errorWithRow } from "./row-error.js";
 import { AggregateSet } from "../windows/aggregate-set.js";
 
 /** One window [start, end) and its groups: ids are dense per window, so a firing walks 0..size in arrival order. */
@@ -32,10 +34,20 @@ const alignDown = (t: number, size: number): number => Math.floor(t / size) * si
  * State: per open window a key index (GroupKeys: a numeric key costs a 12-byte hash slot) and the
  * accumulators' typed columns, indexed by a per-window dense group id. Per record: one key lookup per
  * window the row is in, the accumulator updates, no allocation.
+ *
+ * A key or argument expression that fails on a record fails the job with the record named (row-error.ts);
+ * arguments are evaluated and accumulated in one generated call, so an accumulator's own error (SUM
+ * overflow) names the record too.
  */
 export class WindowAggregateOperator extends BaseOperator {
   /** Rows dropped because every window they belong to had fired (Flink's `numLateRecordsDropped`). */
   numLateRecordsDropped = 0;
+
+  /** Publishes the late-row count as `<scope>.numLateRecordsDropped` (read only when a snapshot is taken). */
+  setMetrics(group: MetricGroup): void {
+    group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
+  }
+
   private readonly windows = new Map<number, WindowState>();
   /** Ends of the open windows, ascending. */
   private readonly ends: number[] = [];
@@ -67,12 +79,21 @@ export class WindowAggregateOperator extends BaseOperator {
     return n;
   }
 
-  processElement(_input: number, _kind: number, row: unknown[]): void {
+  processElement(_input: number, kind: number, row: unknown[]): void {
     const t = row[this.timeIndex] as Date | null;
     if (t === null) {
       throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (window '${this.node.window.alias}' on column '${this.node.window.timeColumn}')`);
     }
-    const ts = t.getTime();
+    try {
+      this.assign(t.getTime(), row);
+    } catch (e) {
+      // nothing is emitted while a record is assigned: every error here comes from this record
+      throw errorWithRow(e, kind, row, this.node.input.schema);
+    }
+  }
+
+  /** Adds the record to every window containing `ts` that has not fired; counts it late when there is none. */
+  private assign(ts: number, row: unknown[]): void {
     const wm = this.currentWatermark;
     let accepted = false;
     switch (this.type) {

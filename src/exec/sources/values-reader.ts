@@ -1,4 +1,5 @@
 import type { ValuesNode } from "../../table/plan/nodes.js";
+import type { MetricGroup } from "../metrics.js";
 import type { Output } from "../operator.js";
 import type { PollResult, SourceReader } from "../source.js";
 import { WatermarkGenerator } from "./watermark-generator.js";
@@ -6,6 +7,8 @@ import { WatermarkGenerator } from "./watermark-generator.js";
 /** Reads the rows of a fromValues table; with a watermark declaration it emits per-record watermarks. */
 export class ValuesReader implements SourceReader {
   private next = 0;
+  /** Records emitted by this job (`Values.numRecordsOut`): counted per poll, not per record. */
+  private emitted = 0;
   private readonly rowtime: number;
   private readonly wm: WatermarkGenerator | undefined;
 
@@ -24,28 +27,40 @@ export class ValuesReader implements SourceReader {
     const wm = this.wm;
     const start = this.next;
     const end = Math.min(rows.length, start + max);
-    if (wm === undefined && kinds === undefined) {
-      // the common case gets a loop with nothing in it but the call
-      for (let i = start; i < end; i++) out.record(0, rows[i]!);
-    } else {
-      const rowtime = this.rowtime;
-      for (let i = start; i < end; i++) {
-        const row = rows[i]!;
-        out.record(kinds === undefined ? 0 : kinds[i]!, row);
-        if (wm !== undefined) {
-          const t = row[rowtime] as Date | null;
-          if (t !== null) {
-            const w = wm.onEvent(t.getTime());
-            if (w !== undefined) out.watermark(w);
+    let i = start;
+    try {
+      if (wm === undefined && kinds === undefined) {
+        // the common case gets a loop with nothing in it but the call
+        for (; i < end; i++) out.record(0, rows[i]!);
+      } else {
+        const rowtime = this.rowtime;
+        for (; i < end; i++) {
+          const row = rows[i]!;
+          out.record(kinds === undefined ? 0 : kinds[i]!, row);
+          if (wm !== undefined) {
+            const t = row[rowtime] as Date | null;
+            if (t !== null) {
+              const w = wm.onEvent(t.getTime());
+              if (w !== undefined) out.watermark(w);
+            }
           }
         }
       }
+    } catch (e) {
+      // the job fails; its metrics still count every record handed out, the failing one included
+      this.emitted += i - start + 1;
+      throw e;
     }
     this.next = end;
+    this.emitted += end - start;
     if (end < rows.length) return "more";
     out.watermark(Infinity);
     out.endInput();
     return "end";
+  }
+
+  setMetrics(group: MetricGroup): void {
+    group.gauge("numRecordsOut", () => this.emitted);
   }
 
   position(): unknown { return this.next; }
