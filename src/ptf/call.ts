@@ -17,6 +17,7 @@ import type { TableArgument } from "./table-arguments.js";
 import { ArgumentTrait, type TableTrait } from "./traits.js";
 import { resolveStateTtls } from "./state-ttl.js";
 import { durationString } from "./ttl.js";
+import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
 
 const TIME_LATER = "time semantics (`on_time`, timers) arrive with a later issue";
@@ -49,7 +50,7 @@ export function resolveProcessCall(
   for (const a of fn.tableArgs) {
     const v = value(a.name);
     const decl = a.decl as TableArgDecl<unknown, TableTrait>;
-    if (v.kind !== "table") throw new ValidationError(`Table expected for argument '${a.name}'.`);
+    if (v.kind !== "table") throw new ValidationError(`Invalid argument value. Argument '${a.name}' expects a table to be passed.`);
     if (v.table.env !== env) throw new ValidationError(`Table argument '${a.name}': the table belongs to a different TableEnvironment`);
     const schema = v.table.node.schema;
     const keys = v.keys.map((k) => schema.indexOf(k, `PARTITION BY of table argument '${a.name}': column`));
@@ -143,7 +144,7 @@ export function resolveProcessCall(
     throw new ValidationError(`Function '${functionName}': calls with several table arguments (${tables.map((t) => t.name).join(", ")}) arrive with a later issue.`);
   }
 
-  const layout = outputLayout(functionName, fn.outputType, tables);
+  const layout = outputLayout(fn.outputType, tables);
   const schema = new ResolvedSchema(layout.columns);
   const call: ResolvedPtfCall = {
     kind: "ResolvedPtfCall",
@@ -211,7 +212,10 @@ function scalarValue(env: TableEnvironment, functionName: string, a: NamedArg, n
       `Invalid function call to '${functionName}': Invalid argument type at position ${a.position}. Data type ${target} expected but ${type} passed. (argument '${a.name}')`,
     );
   }
-  return coerceValue(target, value, () => where);
+  const coerced = coerceValue(target, value, () => where);
+  // a structured type (Flink's POJO) arrives as an instance of its class, as in typed table arguments
+  const cls = classOf(target);
+  return cls !== undefined && coerced !== null && typeof coerced === "object" ? Object.assign(new cls(), coerced) : coerced;
 }
 
 /** Typed table arguments: columns by position, each implicitly castable to the declared field (V-03, V-62). */
@@ -227,7 +231,13 @@ function checkTypedTable(functionName: string, argName: string, type: DataType, 
       }
     });
   }
-  if (problem !== undefined) throw new ValidationError(`${noMatchMessage(functionName, signature())}: ${problem}`);
+  if (problem !== undefined) {
+    // Flink's Table API path reports the first sentence, its SQL path the signature (V-48, V-03): both are given
+    throw new ValidationError(
+      `Invalid argument value. Argument '${argName}' expects a typed table, but the provided table is incompatible and cannot be cast to the target type. `
+      + `${noMatchMessage(functionName, signature())}: ${problem}`,
+    );
+  }
 }
 
 /** All tables of a call must be co-partitioned: same number of PARTITION BY columns with the same types. */

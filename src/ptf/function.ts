@@ -157,10 +157,16 @@ function validateSignature(f: ProcessTableFunction<unknown, unknown, unknown>, w
     if (d.type !== undefined && d.type.root !== "ROW") {
       throw new ValidationError(`${what}: table argument '${a.name}' must be typed with a ROW or structured type, got ${d.type}`);
     }
+    // Flink's StaticArgument: a structured (POJO) type cannot carry row kinds
+    if (d.type !== undefined && d.has("SUPPORT_UPDATES") && classOf(d.type) !== undefined) {
+      throw new ValidationError(
+        `Invalid data type '${classOf(d.type)!.name}' for table argument '${a.name}'. Table arguments that support updates must use a row type.`,
+      );
+    }
   }
   if (f.tableArgs.length > 1) {
     if (f.tableArgs.some((a) => !(a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
-      throw new ValidationError("All table arguments must use set semantics if multiple table arguments are declared.");
+      throw new ValidationError("All main table arguments must use set semantics if multiple table arguments are declared.");
     }
     if (f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).has("PASS_COLUMNS_THROUGH"))) {
       throw new ValidationError("Pass-through columns are not supported if multiple table arguments are declared.");

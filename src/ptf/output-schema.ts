@@ -1,4 +1,3 @@
-import { ValidationError } from "../table/errors.js";
 import type { DataType } from "../table/types/data-type.js";
 import type { Column } from "../table/types/resolved-schema.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
@@ -8,7 +7,7 @@ import type { ResolvedTableArg } from "./resolved-call.js";
  * `[all columns of the PASS_COLUMNS_THROUGH table] or [PARTITION BY columns of each set-semantics
  * table, in argument order] + [function output] (+ rowtime once on_time exists)`. A scalar output is
  * one column `EXPR$0`; a ROW gives its fields (ROW<> gives none). Duplicate names get a counter suffix
- * starting at 0 (`name`, `name0`, `name1`). At least one column must remain.
+ * starting at 0 (`name`, `name0`, `name1`). ROW<> output without keys gives rows of zero columns.
  */
 export interface OutputLayout {
   readonly columns: Column[];
@@ -22,7 +21,7 @@ export function functionFields(outputType: DataType): Column[] {
   return outputType.fields.map((f) => ({ name: f.name, type: f.type }));
 }
 
-export function outputLayout(functionName: string, outputType: DataType, tables: readonly ResolvedTableArg[]): OutputLayout {
+export function outputLayout(outputType: DataType, tables: readonly ResolvedTableArg[]): OutputLayout {
   const pass = tables.find((t) => t.passThrough);
   let prefixCols: Column[];
   let prefix: OutputLayout["prefix"];
@@ -33,8 +32,8 @@ export function outputLayout(functionName: string, outputType: DataType, tables:
     prefixCols = tables.filter((t) => t.setSemantics).flatMap((t) => t.partitionKeys.map((k) => t.schema.columns[k]!));
     prefix = prefixCols.length > 0 ? "keys" : "none";
   }
+  // no column at all is valid: ROW<> output of a call without keys (Flink's testZeroColumnOutput)
   const all = [...prefixCols, ...functionFields(outputType)];
-  if (all.length === 0) throw new ValidationError(`Function '${functionName}' must produce at least one output column.`);
   return { columns: uniqueNames(all), prefix, prefixSize: prefixCols.length };
 }
 

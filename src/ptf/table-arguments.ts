@@ -52,7 +52,10 @@ export function partitionKeyNames(table: TableLike, keys: readonly unknown[]): s
     if (!node || node.kind !== "Column") {
       throw new ValidationError(`partitionBy: argument ${i + 1} must be a column reference $("name"), got ${node ? node.kind : String(k)}`);
     }
-    table.node.schema.indexOf(node.name!, "partitionBy: column");
+    const schema = table.node.schema;
+    if (!schema.has(node.name!)) {
+      throw new ValidationError(`Invalid column '${node.name!}' for PARTITION BY clause. Available columns are: [${schema.names.join(", ")}]`);
+    }
     return node.name!;
   });
   const dup = names.find((n, i) => names.indexOf(n) !== i);

@@ -137,8 +137,8 @@ describe("§3.3 set semantics, optional partitioning, context", () => {
     const env = streamingEnv();
     const t = basicValues(env);
     expect(await t.partitionBy($("name")).process(ContextFunction, "x").execute().toChangelog()).toEqual([
-      "+I[Bob, {+I[Bob, 12], x, [0], [INSERT], ROW<`name` VARCHAR(5) NOT NULL, `score` INT NOT NULL> NOT NULL}]",
-      "+I[Alice, {+I[Alice, 42], x, [0], [INSERT], ROW<`name` VARCHAR(5) NOT NULL, `score` INT NOT NULL> NOT NULL}]",
+      "+I[Bob, {+I[Bob, 12], x, [0], [INSERT], ROW<`name` VARCHAR(5) NOT NULL, `score` INT NOT NULL>}]",
+      "+I[Alice, {+I[Alice, 42], x, [0], [INSERT], ROW<`name` VARCHAR(5) NOT NULL, `score` INT NOT NULL>}]",
     ]);
   });
 });

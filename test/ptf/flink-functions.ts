@@ -1,10 +1,10 @@
 // Flink's test PTFs (FLINK-CASES §2.4, ProcessTableFunctionTestUtils), declared in tablestream's form.
 // Each emits `{...}` like Flink's AppendProcessTableFunctionBase.
 import {
-  ArgumentTrait, DataTypes, ProcessTableFunction, Row, RowKind, listView, mapView, scalarArg, structuredType, tableArg, valueState,
-  valueView,
+  ArgumentTrait, DataTypes, ProcessTableFunction, Row, RowKind, ScalarFunction, listView, mapView, scalarArg, structuredType, tableArg,
+  valueState, valueView,
 } from "../../src/index.js";
-import { formatPeriod } from "../../src/table/types/format.js";
+import { formatDuration, formatPeriod } from "../../src/table/types/format.js";
 import { OUT, emitObjects, javaString } from "./support.js";
 
 const { ROW_SEMANTIC_TABLE: ROW, SET_SEMANTIC_TABLE: SET, OPTIONAL_PARTITION_BY: OPT_PB, PASS_COLUMNS_THROUGH: PASS } = ArgumentTrait;
@@ -35,6 +35,17 @@ export class CastingPojo {
   r: { b: number | null; t: Date | null } | null = null;
   toString(): string { return `CastingPojo(s='${this.s}', b=${this.b}, r=${javaString(this.r)})`; }
 }
+/** Flink's Tuple2, rendered `(f0,f1)` (no space). */
+export class Tuple2 {
+  f0: Date | null = null;
+  f1: (number | null)[] | null = null;
+  toString(): string { return `(${javaString(this.f0)},${javaString(this.f1)})`; }
+}
+export const Tuple2Type = structuredType(Tuple2, DataTypes.ROW(
+  DataTypes.FIELD("f0", DataTypes.TIMESTAMP_LTZ(3)),
+  DataTypes.FIELD("f1", DataTypes.ARRAY(DataTypes.INT())),
+));
+
 export const CastingPojoType = structuredType(CastingPojo, DataTypes.ROW(
   DataTypes.FIELD("s", DataTypes.STRING()),
   DataTypes.FIELD("b", DataTypes.BIGINT().notNull()),
@@ -51,6 +62,13 @@ export const ScalarArgsFunction = ProcessTableFunction.define({
 export const EmptyArgFunction = ProcessTableFunction.define({
   output: OUT,
   eval(ctx) { emitObjects(ctx, "empty"); },
+});
+
+export const IntervalDayArgFunction = ProcessTableFunction.define({
+  args: { d: scalarArg(DataTypes.INTERVAL("DAY TO SECOND")) },
+  output: OUT,
+  // Java's Duration.toString
+  eval(ctx, _s, { d }) { emitObjects(ctx, d === null ? null : formatDuration(d)); },
 });
 
 export const IntervalYearArgFunction = ProcessTableFunction.define({
@@ -83,6 +101,36 @@ export const TypedRowSemanticTableFunction = ProcessTableFunction.define({
   args: { u: tableArg(ROW).typed(UserType), i: scalarArg(DataTypes.INT()) },
   output: OUT,
   eval(ctx, _s, { u, i }) { emitObjects(ctx, u, i); },
+});
+
+/** Flink's PojoArgsFunction: a typed table argument and a scalar argument of the same structured type. */
+export const PojoArgsFunction = ProcessTableFunction.define({
+  args: { input: tableArg(ROW).typed(UserType), scalar: scalarArg(UserType) },
+  output: OUT,
+  eval(ctx, _s, { input, scalar }) { emitObjects(ctx, input, scalar); },
+});
+
+/** Flink's PojoCreatingFunction: `pojoCreator(s, i)` returns `User(s, i)`. */
+export const PojoCreatingFunction = ScalarFunction.define({
+  name: "pojoCreator",
+  args: [DataTypes.STRING(), DataTypes.INT()],
+  result: UserType,
+  eval(s, i) {
+    const u = new User();
+    u.s = s;
+    u.i = i;
+    return u;
+  },
+});
+
+/**
+ * Flink's RowDataRowSemanticTableFunction reads the first field of Flink's internal RowData by position.
+ * tablestream has one row representation; the positional read is `Object.values(row)[0]`.
+ */
+export const RowDataRowSemanticTableFunction = ProcessTableFunction.define({
+  args: { input: tableArg(ROW) },
+  output: OUT,
+  eval(ctx, _s, { input }) { emitObjects(ctx, `Hello ${String(Object.values(input)[0])}!`); },
 });
 
 export const SetSemanticTableFunction = ProcessTableFunction.define({
@@ -220,6 +268,22 @@ export const ValueViewFunction = ProcessTableFunction.define({
     const count = s.getValue() ?? 0;
     s.setValue(count + 1);
     if (count === 2) ctx.clearState("s");
+  },
+});
+
+/** Flink's ComplexValueViewFunction: a ValueView of Tuple2<Instant, List<Integer>>. */
+export const ComplexValueViewFunction = ProcessTableFunction.define({
+  args: { r: tableArg(SET) },
+  state: { s: valueView(Tuple2Type) },
+  output: OUT,
+  eval(ctx, { s }, { r }) {
+    const current = s.getValue();
+    emitObjects(ctx, current, s.constructor.name, r);
+    const scores = [...(current?.f1 ?? []), r.score as number];
+    const next = new Tuple2();
+    next.f0 = new Date(scores.length);
+    next.f1 = scores;
+    s.setValue(next);
   },
 });
 

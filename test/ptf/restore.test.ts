@@ -2,24 +2,29 @@
 // its PTF operator's state is snapshotted, and a new job restored from that snapshot runs over the rows
 // "after restore". (Whole-job checkpoints come later; this exercises the operator's snapshot/restore.)
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, type PositionalRow, Row } from "../../src/index.js";
+import { $, DataTypes, lit, type PositionalRow, Row } from "../../src/index.js";
 import { ptfInspection } from "../../src/exec/operators/ptf/inspect.js";
 import type { PtfOperator } from "../../src/exec/operators/ptf/ptf-operator.js";
 import { getExecutor } from "../../src/table/executor.js";
 import { KIND_SHORT } from "../../src/table/row.js";
 import { toJavaString } from "../../src/table/types/format.js";
-import type { TableEnvironment } from "../../src/index.js";
-import { MultiStateFunction, NonNullMapStateFunction } from "./flink-functions.js";
+import type { Table, TableEnvironment } from "../../src/index.js";
+import { MultiStateFunction, NonNullMapStateFunction, RowSemanticTableFunction } from "./flink-functions.js";
 import { streamingEnv } from "./support.js";
 
 /** MULTI_VALUES_SOURCE: before restore Bob 12, Alice 42; after restore Bob 99, Bob 100, Alice 400. */
 const BEFORE = [Row.of("Bob", 12), Row.of("Alice", 42)];
 const AFTER = [Row.of("Bob", 99), Row.of("Bob", 100), Row.of("Alice", 400)];
 
-/** Runs `f(r => TABLE t PARTITION BY name)` over `rows`, optionally restoring the PTF state first. */
-function runJob(env: TableEnvironment, rows: PositionalRow<readonly [string, number]>[], restore?: unknown): { out: string[]; state: unknown } {
+type Source = Table<{ name: string | null; score: number | null }>;
+
+/** Runs `f(r => TABLE t PARTITION BY name)` (or `call(t)`) over `rows`, optionally restoring the PTF state first. */
+function runJob(
+  env: TableEnvironment, rows: PositionalRow<readonly [string, number]>[], restore?: unknown,
+  call: (t: Source) => Table<object> = (t) => t.partitionBy($("name")).process("f"),
+): { out: string[]; state: unknown } {
   const t = env.fromValues(DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("score", DataTypes.INT())), ...rows);
-  const table = t.partitionBy($("name")).process("f");
+  const table = call(t);
   const out: string[] = [];
   const types = table.getResolvedSchema().types;
   ptfInspection.track = true;
@@ -35,6 +40,16 @@ function runJob(env: TableEnvironment, rows: PositionalRow<readonly [string, num
 }
 
 describe("restore programs", () => {
+  it("process-row-semantic-table-restore: a row-semantics call has no state and runs on after a restore", () => {
+    const env = streamingEnv();
+    env.createTemporaryFunction("f", RowSemanticTableFunction);
+    const call = (t: Source) => env.fromCall("f", t.asArgument("r"), lit(1).asArgument("i"));
+    const before = runJob(env, [Row.of("Bob", 12)], undefined, call);
+    expect(before.out).toEqual(["+I[{+I[Bob, 12], 1}]"]);
+    const after = runJob(env, [Row.of("Alice", 42)], before.state, call);
+    expect(after.out).toEqual(["+I[{+I[Alice, 42], 1}]"]);
+  });
+
   it("P-051 process-multi-state-restore", () => {
     const env = streamingEnv();
     env.createTemporaryFunction("f", MultiStateFunction);

@@ -20,7 +20,8 @@ export class RuntimeTableSemantics implements TableSemantics {
   private readonly mode: ChangelogModeInfo;
 
   constructor(private readonly arg: ResolvedTableArg) {
-    this.type = arg.decl.type ?? new DataType("ROW", false, { fields: arg.schema.columns });
+    // the table's row type as Flink's DataTypes.ROW(...) gives it: nullable (prints without NOT NULL)
+    this.type = arg.decl.type ?? new DataType("ROW", true, { fields: arg.schema.columns });
     const m = arg.changelog;
     this.mode = Object.freeze({
       kinds: m.kinds.map((k) => KIND_NAME[k]) as ChangelogModeInfo["kinds"],
