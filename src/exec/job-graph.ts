@@ -170,6 +170,9 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   if (root.kind !== "Sink") sinkOp.setMetrics(metrics.group(COLLECT_SCOPE));
   connect(last, sinkOp, 0);
   for (const e of emitters) e.out = e.outputs.length === 1 ? e.outputs[0]! : new BroadcastOutput(e.outputs);
+  // batch has no event-time progress inside a bounded input (and so no late rows): sources only send the
+  // final +Infinity watermark, which closes every window at end of input, as Flink's batch window operators do
+  if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   return { sources, operators, metrics };
 }
 
@@ -178,3 +181,11 @@ function isOperator(e: Emitter): e is EmittingOperator {
 }
 
 export type { ProcessNode };
+
+/** Forwards records and end of input, and of the watermarks only the final +Infinity (batch mode). */
+class EndOfInputWatermarkOnly implements Output {
+  constructor(private readonly out: Output) {}
+  record(kind: number, row: unknown[]): void { this.out.record(kind, row); }
+  watermark(wm: number): void { if (wm === Infinity) this.out.watermark(wm); }
+  endInput(): void { this.out.endInput(); }
+}

@@ -1,3 +1,5 @@
+import { untypedJavaString } from "./types/format.js";
+
 /**
  * Row kinds of a changelog, with Flink's names and short strings.
  * Internally a kind is a small integer (0..3) that travels beside a positional record.
@@ -35,6 +37,8 @@ export const ROW_KIND: unique symbol = Symbol.for("tablestream.rowKind");
 /** One shared prototype per kind: a row object is created with `Object.create(KIND_PROTOTYPES[kind])`. */
 export const KIND_PROTOTYPES: readonly object[] = KIND_SHORT.map((k) => Object.freeze(Object.create(Object.prototype, {
   [ROW_KIND]: { value: k, enumerable: false },
+  // `${row}` prints like Flink's Row.toString(): `+I[Bob, 12]` (values in column order)
+  toString: { value: function rowToString(this: object) { return `${k}[${Object.values(this).map(untypedJavaString).join(", ")}]`; }, enumerable: false },
 })));
 
 /**

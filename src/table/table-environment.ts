@@ -1,4 +1,5 @@
 import type { FunctionResolver } from "../expressions/compile.js";
+import type { Decimal } from "decimal.js";
 import { ValidationError } from "./errors.js";
 import { getExecutor } from "./executor.js";
 import type { PlanContext } from "./plan/builders.js";
@@ -38,7 +39,24 @@ export class TableConfig {
 }
 
 /** What a row given to fromValues may look like for a row type T: a positional Row.of(...) or an object. */
-export type RowInput<T> = PositionalRow | { [K in keyof T]?: unknown };
+export type RowInput<T> =
+  | PositionalRow
+  | ({ [K in keyof T as null extends T[K] ? K : never]?: ValueInput<T[K]> }
+    & { [K in keyof T as null extends T[K] ? never : K]: ValueInput<T[K]> });
+
+/**
+ * What fromValues accepts for a column whose values have TypeScript type V: V itself, or an input form
+ * it converts exactly (a numeric string or number for DECIMAL, a timestamp string or epoch millis for
+ * TIMESTAMP, a bigint in the safe range for integers). Nested rows, arrays and maps are checked when the
+ * table is built.
+ */
+export type ValueInput<V> =
+  unknown extends V ? unknown
+  : | V
+    | (NonNullable<V> extends Decimal ? string | number | bigint : never)
+    | (NonNullable<V> extends Date ? string | number : never)
+    | (NonNullable<V> extends number ? number | bigint : never)
+    | (NonNullable<V> extends string | number | boolean | Date | Decimal ? never : unknown);
 
 /** Schema of values given to fromValues without a type: scalars -> f0, Row.of(...) -> f0..fn, objects -> their keys. */
 export type InferValuesSchema<E> =

@@ -40,20 +40,20 @@ function arbitraryNonNull(type: DataType): fc.Arbitrary<unknown> {
     case "INTERVAL_YEAR_MONTH": return fc.integer({ min: -1e9, max: 1e9 });
     case "ARRAY": return fc.array(arbitraryValue(type.elementType!), { maxLength: 5 });
     case "MAP": return fc.array(fc.tuple(arbitraryNonNull(type.keyType!), arbitraryValue(type.valueType!)), { maxLength: 5 }).map((es) => new Map(es));
-    case "ROW": return arbitraryRecord(type);
+    case "ROW": return arbitraryRecord(type as DataType<object | null>);
     case "NULL": return fc.constant(null);
     default: return fc.constant(null);
   }
 }
 
-/** Plain objects of a ROW type (one property per field). */
-export function arbitraryRecord(rowType: DataType): fc.Arbitrary<Record<string, unknown>> {
+/** Plain objects of a ROW type (one property per field), typed as the ROW type's values. */
+export function arbitraryRecord<T extends object>(rowType: DataType<T | null>): fc.Arbitrary<T> {
   const shape: Record<string, fc.Arbitrary<unknown>> = {};
   for (const f of rowType.fields) shape[f.name] = arbitraryValue(f.type);
-  return fc.record(shape);
+  return fc.record(shape) as unknown as fc.Arbitrary<T>;
 }
 
-/** Lists of rows of a ROW type, ready for `env.fromValues(rowType, ...rows)`. */
-export function arbitraryRows(rowType: DataType, options: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<Record<string, unknown>[]> {
+/** Lists of rows of a ROW type, ready for `env.fromValues(rowType, rows)`. */
+export function arbitraryRows<T extends object>(rowType: DataType<T | null>, options: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<T[]> {
   return fc.array(arbitraryRecord(rowType), { minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 50 });
 }

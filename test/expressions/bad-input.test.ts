@@ -30,6 +30,8 @@ describe("fromValues rejects values that do not fit their declared type, naming 
 
   it("a null in a NOT NULL column", () => {
     expect(rejected(DataTypes.STRING().notNull(), "a", null).message).toBe("fromValues row 2, column 'c': null value for NOT NULL type STRING NOT NULL");
+    // a compile error too (the NOT NULL column is required); the run-time check guards untyped callers
+    // @ts-expect-error column 'b' is missing
     const e = thrown(() => env().fromValues(DataTypes.ROW(F("a", DataTypes.INT()), F("b", DataTypes.INT().notNull())), { a: 1, b: 2 }, { a: 3 }));
     expect(e.message).toBe("fromValues row 2, column 'b': null value for NOT NULL type INT NOT NULL");
   });

@@ -20,9 +20,21 @@ expectTypeOf<ModeOf<typeof fromRows>>().toEqualTypeOf<"append">();
 const fromObjects = env.fromValues(rowType, { name: "Alice", age: 35 }, { name: "Bob", age: null, price: null, at: null });
 expectTypeOf<SchemaOf<typeof fromObjects>>().toEqualTypeOf<Expected>();
 // rows given as an array variable still take the ROW type
-declare const someRows: Record<string, unknown>[];
+declare const someRows: { name: string; age?: number | null; price?: string | null }[];
 const spread = env.fromValues(rowType, ...someRows);
 expectTypeOf<SchemaOf<typeof spread>>().toEqualTypeOf<Expected>();
+const collection = env.fromValues(rowType, someRows);
+expectTypeOf<SchemaOf<typeof collection>>().toEqualTypeOf<Expected>();
+// row values are checked against the column types (DECIMAL also takes numeric strings, TIMESTAMP strings / millis)
+env.fromValues(rowType, { name: "Alice", age: 1, price: "1.50", at: "2024-01-01 00:00:00" });
+// @ts-expect-error a STRING value for an INT column
+env.fromValues(rowType, { name: "Alice", age: "35" });
+// @ts-expect-error a NOT NULL column left out
+env.fromValues(rowType, { age: 35 });
+// untyped records (e.g. parsed JSON) must be given a row type first: the compiler cannot check unknown values
+declare const untyped: Record<string, unknown>[];
+// @ts-expect-error Record<string, unknown> rows
+env.fromValues(rowType, ...untyped);
 // @ts-expect-error "'nmae' does not exist in type"
 env.fromValues(rowType, { nmae: "Alice" });
 
