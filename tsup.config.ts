@@ -5,6 +5,9 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" },
   format: ["esm", "cjs"],
+  // shared code goes into chunks both entries load, also for CJS: tablestream/testing must see the same
+  // classes as tablestream (PtfTestHarness checks `fn instanceof ProcessTableFunction`, DataType, Row ...)
+  splitting: true,
   dts: false,
   sourcemap: true,
   clean: true,

@@ -6,12 +6,13 @@ import { localExecutor } from "./exec/executor.js";
 import { setExecutor } from "./table/executor.js";
 import { installFunctionRuntime } from "./functions/runtime/install.js";
 import { installConnectors } from "./connectors/install.js";
-// registers the PTF operator factory and the changelog mode of PTF calls
-import "./exec/operators/ptf/register.js";
+import { installPtfRuntime } from "./exec/operators/ptf/register.js";
 
 setExecutor(localExecutor);
 installFunctionRuntime();
 installConnectors();
+// the PTF operator factory and the changelog mode of PTF calls
+installPtfRuntime();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
@@ -61,6 +62,7 @@ export {
 export type {
   PtfSpec, ArgValues, StateValues, Context, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue, ListView, MapView,
   ValueView, PolymorphicRow, StateOptions, TableTrait, AnyProcessTableFunction, ProcessOutput, FromCallOutput,
+  OnTimerContext, TimeContext, TimeKind, TimeOf,
 } from "./ptf/index.js";
 export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";

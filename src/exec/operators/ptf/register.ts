@@ -15,36 +15,46 @@ import { PtfOperator } from "./ptf-operator.js";
  * per job (FLINK-SEMANTICS rule 14): two calls with the same uid are one operator if the calls are
  * identical (fan-out), an error otherwise.
  */
-registerProcessModeDeriver(() => INSERT_ONLY);
 
 /** Per job (keyed by its settings object): uid -> the call and emitter that own it. */
 const uidsPerJob = new WeakMap<JobSettings, Map<string, { node: ProcessNode; emitter: Emitter }>>();
 
-registerOperatorFactory("Process", (node, ctx, build) => {
-  const p = node as ProcessNode;
-  const call = p.call;
-  if (!isResolvedPtfCall(call)) throw new ValidationError(`Process node ${p.id} carries no resolved PTF call`);
-  let uids = uidsPerJob.get(ctx.settings);
-  if (uids === undefined) uidsPerJob.set(ctx.settings, (uids = new Map()));
-  if (call.uid !== undefined) {
-    const owner = uids.get(call.uid);
-    if (owner !== undefined) {
-      if (sameCall(owner.node, p)) return owner.emitter;
-      throw new ValidationError(duplicateUidMessage(call.uid, !call.explicitUid && !(owner.node.call as ResolvedPtfCall).explicitUid));
+let installed = false;
+
+/**
+ * Installs the PTF runtime (an explicit call from index.ts rather than an import for its side effects, which
+ * bundlers drop under `"sideEffects": false`). Idempotent.
+ */
+export function installPtfRuntime(): void {
+  if (installed) return;
+  installed = true;
+  registerProcessModeDeriver(() => INSERT_ONLY);
+  registerOperatorFactory("Process", (node, ctx, build) => {
+    const p = node as ProcessNode;
+    const call = p.call;
+    if (!isResolvedPtfCall(call)) throw new ValidationError(`Process node ${p.id} carries no resolved PTF call`);
+    let uids = uidsPerJob.get(ctx.settings);
+    if (uids === undefined) uidsPerJob.set(ctx.settings, (uids = new Map()));
+    if (call.uid !== undefined) {
+      const owner = uids.get(call.uid);
+      if (owner !== undefined) {
+        if (sameCall(owner.node, p)) return owner.emitter;
+        throw new ValidationError(duplicateUidMessage(call.uid, !call.explicitUid && !(owner.node.call as ResolvedPtfCall).explicitUid));
+      }
     }
-  }
-  let emitter: Emitter;
-  if (p.inputs.length === 0) {
-    emitter = { outputs: [], out: undefined as never };
-    ctx.addSource(new GeneratorSource(call), emitter);
-  } else {
-    const op = new PtfOperator(call, ctx.settings);
-    connect(build(p.inputs[0]!), op, 0);
-    emitter = op as PtfOperator & Emitter;
-  }
-  if (call.uid !== undefined) uids.set(call.uid, { node: p, emitter });
-  return emitter;
-});
+    let emitter: Emitter;
+    if (p.inputs.length === 0) {
+      emitter = { outputs: [], out: undefined as never };
+      ctx.addSource(new GeneratorSource(call), emitter);
+    } else {
+      const op = new PtfOperator(call, ctx.settings);
+      connect(build(p.inputs[0]!), op, 0);
+      emitter = op as PtfOperator & Emitter;
+    }
+    if (call.uid !== undefined) uids.set(call.uid, { node: p, emitter });
+    return emitter;
+  });
+}
 
 /** Identical calls: same function, same inputs (by plan identity), same PARTITION BY, same scalar values. */
 function sameCall(a: ProcessNode, b: ProcessNode): boolean {
