@@ -10,6 +10,7 @@ import type { TableArgDecl } from "./arguments.js";
 import { type BoundValue, bindArguments } from "./call-arguments.js";
 import { evaluateConstant } from "./constant.js";
 import { MAX_TABLE_ARGS, type NamedArg, ProcessTableFunction } from "./function.js";
+import { resolveOnTime } from "./on-time.js";
 import { outputLayout } from "./output-schema.js";
 import type { ResolvedPtfCall, ResolvedTableArg } from "./resolved-call.js";
 import { type SignatureArg, noMatchMessage } from "./signature.js";
@@ -19,8 +20,6 @@ import { resolveStateTtls } from "./state-ttl.js";
 import { durationString } from "./ttl.js";
 import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
-
-const TIME_LATER = "time semantics (`on_time`, timers) arrive with a later issue";
 
 /**
  * Resolves and validates a PTF call (Flink's SystemTypeInference and the PTF planner rules) and builds
@@ -76,7 +75,7 @@ export function resolveProcessCall(
     }
     tables.push({
       name: a.name, position: a.position, decl, inputIndex: inputs.length, schema, partitionKeys: keys,
-      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog,
+      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog, timeColumn: -1,
     });
     inputs.push(v.table.node);
   }
@@ -106,27 +105,10 @@ export function resolveProcessCall(
     scalars[a.name] = scalarValue(env, functionName, a, v.node);
   }
 
-  // on_time: the name is reserved and checked; time semantics arrive with a later issue
+  // on_time (FLINK-SEMANTICS rule 3): the time column of each table and the rowtime output column
   const onTime = value("on_time");
-  const requiring = tables.find((t) => t.decl.has(ArgumentTrait.REQUIRE_ON_TIME));
-  if (onTime.kind === "table") throw new ValidationError(`Invalid function call to '${functionName}': the \`on_time\` argument takes descriptor("column"), not a table`);
-  if (onTime.kind === "scalar") {
-    if (onTime.node.kind !== "Descriptor") {
-      throw new ValidationError(
-        `Invalid function call to '${functionName}': Invalid argument type at position ${fn.args.length}. Data type DESCRIPTOR expected but ${scalarTypeOf(onTime, env)} passed (argument 'on_time').`,
-      );
-    }
-    const unknown = onTime.node.names.filter((n) => !tables.some((t) => t.schema.has(n)));
-    if (unknown.length > 0) {
-      throw new ValidationError(`Invalid time attribute declaration. Each column in the \`on_time\` argument must reference at least one column in one of the table arguments. Unknown references: [${unknown.join(", ")}]`);
-    }
-    throw new ValidationError(`Function '${functionName}': the \`on_time\` argument is accepted by name, but ${TIME_LATER}.`);
-  }
-  if (requiring) {
-    throw new ValidationError(
-      `Table argument '${requiring.name}' requires a time attribute. Please provide one using the implicit \`on_time\` argument. For example: myFunction(..., on_time => DESCRIPTOR(\`my_timestamp\`)`,
-    );
-  }
+  const time = resolveOnTime(functionName, fn.args.length, tables, onTime, () => (onTime.kind === "scalar" ? String(scalarTypeOf(onTime, env)) : "DEFAULT"));
+  tables.forEach((t, i) => { tables[i] = { ...t, timeColumn: time.timeColumns[i]! }; });
 
   // uid
   const uidValue = value("uid");
@@ -144,7 +126,7 @@ export function resolveProcessCall(
     throw new ValidationError(`Function '${functionName}': calls with several table arguments (${tables.map((t) => t.name).join(", ")}) arrive with a later issue.`);
   }
 
-  const layout = outputLayout(fn.outputType, tables);
+  const layout = outputLayout(fn.outputType, tables, time.rowtime);
   const schema = new ResolvedSchema(layout.columns);
   const call: ResolvedPtfCall = {
     kind: "ResolvedPtfCall",
@@ -155,7 +137,8 @@ export function resolveProcessCall(
     tables,
     scalars: Object.freeze(scalars),
     prefix: layout.prefix,
-    functionColumns: layout.columns.slice(layout.prefixSize),
+    functionColumns: layout.columns.slice(layout.prefixSize, layout.prefixSize + layout.functionSize),
+    rowtime: time.rowtime,
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
   };
@@ -260,6 +243,7 @@ function describeCall(call: ResolvedPtfCall, values: ReadonlyMap<string, BoundVa
     if (name in call.scalars) return formatScalar(call.scalars[name]);
     if (name === "uid" && call.explicitUid) return `'${call.uid}'`;
     const v = values.get(name);
+    if (v !== undefined && v.kind === "scalar" && v.node.kind === "Descriptor") return `DESCRIPTOR(${v.node.names.join(", ")})`;
     return v === undefined || v.kind === "default" ? "DEFAULT()" : "?";
   });
   const state = resolveStateTtls(call).map((s) => `${s.name}${s.ttl > 0 ? ` ttl=${durationString(s.ttl)}` : ""}`).join(", ");

@@ -18,7 +18,7 @@ export interface TableSemantics {
   /** Positions of the ORDER BY columns (ORDER BY arrives with the time issue; empty until then). */
   orderByColumns(): number[];
   orderByDirections(): SortDirection[];
-  /** Position of the `on_time` column in this table, or -1. */
+  /** Position of the `on_time` column in this table, or -1 when the call has no `on_time`. */
   timeColumn(): number;
   /** The changelog mode of the table, e.g. `[INSERT]`. */
   changelogMode(): ChangelogModeInfo;
@@ -60,6 +60,63 @@ export interface Context<TableArgs extends string = string, StateNames extends s
   clearState(stateName: StateNames): void;
   /** Resets all state entries of the current key. */
   clearAllState(): void;
-  /** Clears all state (and, once timers exist, all timers) of the current key. */
+  /** Clears all state and all timers of the current key. */
   clearAll(): void;
+  /** Deletes all timers (named and unnamed) of the current key; state is kept. */
+  clearAllTimers(): void;
+  /**
+   * Time and timers of the current event (an input row in `eval`, the firing timer in `onTimer`),
+   * Flink's `ctx.timeContext(Instant.class)`: time values are `Date`s. `timeContext("millis")` gives
+   * epoch milliseconds (Flink's `Long.class`). No object is made per call.
+   */
+  timeContext(): TimeContext<Date>;
+  timeContext<K extends TimeKind>(kind: K): TimeContext<TimeOf<K>>;
+}
+
+/** How a TimeContext represents time values: `"date"` (a `Date`, the default) or `"millis"` (epoch milliseconds). */
+export type TimeKind = "date" | "millis";
+/** The time value type of a TimeKind. */
+export type TimeOf<K extends TimeKind> = K extends "millis" ? number : Date;
+
+/**
+ * Flink's `TimeContext`: the time of the current event, the watermarks, and the timers of the current
+ * virtual processor. Times are epoch milliseconds underneath (no time zone applies). The end-of-input
+ * watermark is `Infinity` in the `"millis"` form (Flink's `Long.MAX_VALUE`) and the largest `Date`
+ * (`+275760-09-13T00:00:00Z`, 8.64e15 ms) in the `Date` form. Timer times may be given as a `Date` or
+ * as epoch milliseconds in either form; `Infinity` is a timer that fires at end of input.
+ */
+export interface TimeContext<T> {
+  /**
+   * In `eval`: the row's value of the `on_time` column (null without `on_time`); in `onTimer`: the
+   * timer's time.
+   */
+  time(): T | null;
+  /**
+   * The operator's watermark (the minimum over its inputs): in `eval` the watermark emitted before the
+   * current row, in `onTimer` the watermark that fired the timer. Null before the first watermark.
+   */
+  currentWatermark(): T | null;
+  /** The watermark of the table of the current row; null in `onTimer` and before the table's first watermark. */
+  tableWatermark(): T | null;
+  /**
+   * Registers an unnamed timer at `time` (identified by its time), or a named timer that replaces an
+   * earlier timer of the same name: `registerOnTime(time)` / `registerOnTime("name", time)`. A time at
+   * or before the current watermark fires at the next watermark (from `eval`) or right after the
+   * current timer (from `onTimer`). Needs a set-semantics table without pass-through columns and an
+   * `onTimer` declaration.
+   */
+  registerOnTime(time: T | Date | number): void;
+  registerOnTime(name: string, time: T | Date | number): void;
+  /** Deletes the named timer `name`, or the unnamed timer at a time (`clearTimer(time)`). */
+  clearTimer(nameOrTime: string | T | Date | number): void;
+}
+
+/**
+ * The context given to `onTimer` (Flink's `OnTimerContext`): the Context of `eval` plus the firing
+ * timer's name.
+ */
+export interface OnTimerContext<TableArgs extends string = string, StateNames extends string = string, O = unknown>
+  extends Context<TableArgs, StateNames, O> {
+  /** The name of the firing timer; null for an unnamed timer. */
+  currentTimer(): string | null;
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from "../table/errors.js";
 import { DataType } from "../table/types/data-type.js";
 import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
-import type { Context } from "./context.js";
+import type { Context, OnTimerContext } from "./context.js";
 import { type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStateDecl, ValueViewDecl } from "./state.js";
 import { classOf } from "./structured.js";
 import type { TableTrait } from "./traits.js";
@@ -39,10 +39,18 @@ export interface PtfSpec<A, S, O> {
   readonly output: DataType<O>;
   /** Called once per input row (once in total for a PTF without table arguments). */
   eval(ctx: Context<TableArgNames<A>, keyof S & string, O>, state: StateValues<S>, args: ArgValues<A>): void;
+  /**
+   * Called when a timer of a virtual processor fires (Flink's `onTimer(<context>?, <state entry>*)`):
+   * the same state objects as `eval` for the timer's key; `ctx.currentTimer()` names the timer and
+   * `ctx.timeContext().time()` is its time. Required for functions that register timers.
+   */
+  onTimer?(ctx: OnTimerContext<TableArgNames<A>, keyof S & string, O>, state: StateValues<S>): void;
 }
 
 /** The untyped eval as the runtime calls it. */
 export type EvalFunction = (ctx: unknown, state: unknown, args: unknown) => void;
+/** The untyped onTimer as the runtime calls it. */
+export type OnTimerFunction = (ctx: unknown, state: unknown) => void;
 
 /** A declared argument with its name and position. */
 export interface NamedArg {
@@ -93,6 +101,8 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
   readonly states: readonly NamedState[];
   readonly outputType: DataType;
   readonly evalFn: EvalFunction;
+  /** The declared onTimer, if any. */
+  readonly onTimerFn: OnTimerFunction | undefined;
 
   private constructor(spec: PtfSpec<A, S, O>) {
     if (spec === null || typeof spec !== "object") throw new ValidationError("ProcessTableFunction.define needs a declaration object");
@@ -105,6 +115,8 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
     if (!(spec.output instanceof DataType)) throw new ValidationError(`${what}: output must be a data type, e.g. DataTypes.STRING()`);
     this.outputType = spec.output;
     this.evalFn = spec.eval as unknown as EvalFunction;
+    if (spec.onTimer !== undefined && typeof spec.onTimer !== "function") throw new ValidationError(`${what}: onTimer must be a function`);
+    this.onTimerFn = spec.onTimer as unknown as OnTimerFunction | undefined;
     this.args = Object.entries((spec.args ?? {}) as Record<string, unknown>).map(([name, decl], position) => {
       if (!(decl instanceof TableArgDecl) && !(decl instanceof ScalarArgDecl)) {
         throw new ValidationError(`${what}: argument '${name}' must be declared with tableArg(...) or scalarArg(...)`);

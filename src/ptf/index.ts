@@ -1,6 +1,6 @@
 /** The user's view of Process Table Functions: declaration, state, context, call helpers. */
 export { ProcessTableFunction } from "./function.js";
-export type { ArgDecls, ArgValues, EvalFunction, PtfSpec, StateDecls, StateValues, TableArgNames } from "./function.js";
+export type { ArgDecls, ArgValues, EvalFunction, OnTimerFunction, PtfSpec, StateDecls, StateValues, TableArgNames } from "./function.js";
 export { ArgumentTrait } from "./traits.js";
 export type { TableTrait } from "./traits.js";
 export { tableArg, scalarArg, TableArgDecl, ScalarArgDecl } from "./arguments.js";
@@ -8,7 +8,7 @@ export type { PolymorphicRow } from "./arguments.js";
 export { valueState, valueView, listView, mapView, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl } from "./state.js";
 export type { StateOptions } from "./state.js";
 export type { ListView, MapView, ValueView } from "./views.js";
-export type { Context, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue } from "./context.js";
+export type { Context, OnTimerContext, TimeContext, TimeKind, TimeOf, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue } from "./context.js";
 export { structuredType } from "./structured.js";
 export { PartitionedTable, TableArgument } from "./table-arguments.js";
 export type { AnyProcessTableFunction, ProcessOutput, FromCallOutput } from "./typing.js";

@@ -5,7 +5,7 @@ import type { ResolvedTableArg } from "./resolved-call.js";
 /**
  * The output layout of a PTF call (FLINK-SEMANTICS rules 1-2, Flink's SystemOutputStrategy):
  * `[all columns of the PASS_COLUMNS_THROUGH table] or [PARTITION BY columns of each set-semantics
- * table, in argument order] + [function output] (+ rowtime once on_time exists)`. A scalar output is
+ * table, in argument order] + [function output] + [rowtime, when on_time is given]`. A scalar output is
  * one column `EXPR$0`; a ROW gives its fields (ROW<> gives none). Duplicate names get a counter suffix
  * starting at 0 (`name`, `name0`, `name1`). ROW<> output without keys gives rows of zero columns.
  */
@@ -14,6 +14,8 @@ export interface OutputLayout {
   readonly prefix: "none" | "keys" | "all";
   /** Number of leading prefix columns. */
   readonly prefixSize: number;
+  /** Number of the function's own columns (after the prefix, before rowtime). */
+  readonly functionSize: number;
 }
 
 export function functionFields(outputType: DataType): Column[] {
@@ -21,7 +23,7 @@ export function functionFields(outputType: DataType): Column[] {
   return outputType.fields.map((f) => ({ name: f.name, type: f.type }));
 }
 
-export function outputLayout(outputType: DataType, tables: readonly ResolvedTableArg[]): OutputLayout {
+export function outputLayout(outputType: DataType, tables: readonly ResolvedTableArg[], rowtime?: Column): OutputLayout {
   const pass = tables.find((t) => t.passThrough);
   let prefixCols: Column[];
   let prefix: OutputLayout["prefix"];
@@ -33,8 +35,9 @@ export function outputLayout(outputType: DataType, tables: readonly ResolvedTabl
     prefix = prefixCols.length > 0 ? "keys" : "none";
   }
   // no column at all is valid: ROW<> output of a call without keys (Flink's testZeroColumnOutput)
-  const all = [...prefixCols, ...functionFields(outputType)];
-  return { columns: uniqueNames(all), prefix, prefixSize: prefixCols.length };
+  const own = functionFields(outputType);
+  const all = rowtime ? [...prefixCols, ...own, rowtime] : [...prefixCols, ...own];
+  return { columns: uniqueNames(all), prefix, prefixSize: prefixCols.length, functionSize: own.length };
 }
 
 /** Flink's makeFieldNamesUnique: the first `x` stays, later ones become `x0`, `x1`, ... */

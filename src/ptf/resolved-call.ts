@@ -18,6 +18,8 @@ export interface ResolvedTableArg {
   readonly setSemantics: boolean;
   readonly passThrough: boolean;
   readonly changelog: ChangelogMode;
+  /** Position of the `on_time` column in `schema`, or -1 when the call has no `on_time`. */
+  readonly timeColumn: number;
 }
 
 /**
@@ -38,6 +40,8 @@ export interface ResolvedPtfCall {
   readonly prefix: "none" | "keys" | "all";
   /** The function's own output columns (after making names unique). */
   readonly functionColumns: readonly Column[];
+  /** The final `rowtime` output column when `on_time` is given (FLINK-SEMANTICS rule 3). */
+  readonly rowtime: Column | undefined;
   /** `table.exec.state.ttl` as configured when the job is planned. */
   readonly defaultStateTtl: () => string | undefined;
   /** For explain(): `invocation=[...], uid=[...], select=[...]`. */

@@ -83,7 +83,7 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
   /** Calls a PTF (object or registered name) with this table as its table argument. */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
     fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
-  ): Table<ProcessOutput<F, S, K>, "append"> {
+  ): Table<ProcessOutput<F, S, K, A>, "append"> {
     const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys));
     return new Table(this.table.env, node);
   }

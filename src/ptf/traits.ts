@@ -14,7 +14,7 @@ export const ArgumentTrait = {
   OPTIONAL_PARTITION_BY: "OPTIONAL_PARTITION_BY",
   /** All columns of the table are forwarded in front of the function's output. */
   PASS_COLUMNS_THROUGH: "PASS_COLUMNS_THROUGH",
-  /** The call must give the `on_time` argument (time semantics: a later issue). */
+  /** The call must give the `on_time` argument (the event-time column; see docs/ptf.md "Time and timers"). */
   REQUIRE_ON_TIME: "REQUIRE_ON_TIME",
   /** The table may be updating (+I/-U/+U/-D); updating table arguments are a later issue. */
   SUPPORT_UPDATES: "SUPPORT_UPDATES",

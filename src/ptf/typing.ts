@@ -2,10 +2,11 @@
  * Type-level half of PTF calls: the output schema of `process(...)` / `fromCall(...)` and the checks of
  * named arguments. The runtime half (the same rules on real schemas) is output-schema.ts.
  */
-import type { ArgumentExpression } from "../expressions/expression.js";
-import type { TableTypeError } from "../expressions/type-level.js";
+import type { ArgumentExpression, Expression } from "../expressions/expression.js";
+import type { TLit, TableTypeError } from "../expressions/type-level.js";
+import type { ColumnList } from "../table/types/data-type.js";
 import type { Flatten } from "../table/typing.js";
-import type { TableArgDecl } from "./arguments.js";
+import type { ScalarArgDecl, TableArgDecl } from "./arguments.js";
 import type { IsScalarOutput } from "./context.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { TableTrait } from "./traits.js";
@@ -34,10 +35,28 @@ type PrefixColumns<T, S, K extends string> =
 /** Flink makes duplicate names unique with a counter (`name`, `name0`); the common case of one duplicate. */
 type Merge<P, O> = P & { [F in keyof O as F extends keyof P ? `${F & string}0` : F]: O[F] };
 
-/** The schema of a PTF call's result over a table with schema S partitioned by K. */
-export type ProcessOutput<F, S, K extends string> =
+/** Whether a call's arguments pass `on_time` by name. */
+type HasNamedOnTime<C extends readonly unknown[]> =
+  true extends { [I in keyof C]: C[I] extends ArgumentExpression<"on_time", TLit<ColumnList>> ? true : false }[number] ? true : false;
+/** Whether a positional call passes a descriptor (which is `on_time` unless the function declares DESCRIPTOR arguments). */
+type HasPositionalDescriptor<C extends readonly unknown[]> =
+  true extends { [I in keyof C]: C[I] extends ArgumentExpression<string, unknown> ? false : C[I] extends Expression<TLit<ColumnList>> ? true : false }[number]
+    ? true : false;
+type DeclaresDescriptor<A> = true extends { [K in keyof A]: A[K] extends ScalarArgDecl<ColumnList | null, boolean> ? true : false }[keyof A] ? true : false;
+
+/**
+ * The `rowtime` column a call with `on_time` adds (FLINK-SEMANTICS rule 3): a `Date`. A positional
+ * descriptor may also be a DESCRIPTOR argument of the function; then the column is optional in the type.
+ */
+export type RowtimeColumn<A, C extends readonly unknown[]> =
+  HasNamedOnTime<C> extends true ? { rowtime: Date }
+  : HasPositionalDescriptor<C> extends true ? (DeclaresDescriptor<A> extends true ? { rowtime?: Date } : { rowtime: Date })
+  : {};
+
+/** The schema of a PTF call's result over a table with schema S partitioned by K; C are the call's other arguments. */
+export type ProcessOutput<F, S, K extends string, C extends readonly unknown[] = []> =
   F extends ProcessTableFunction<infer A, unknown, infer O>
-    ? Flatten<Merge<PrefixColumns<TableTraitsOf<A>, S, K>, FunctionColumns<O>>>
+    ? Flatten<Merge<PrefixColumns<TableTraitsOf<A>, S, K>, FunctionColumns<O>> & RowtimeColumn<A, C>>
     : Record<string, unknown>;
 
 /** A table passed to a call: positional (`Table`, `PartitionedTable`) or named (`asArgument`). Carries S and K. */
@@ -53,7 +72,7 @@ type TableOf<A extends readonly unknown[]> = {
 /** Output schema of `env.fromCall(F, ...args)`: uses the (single) table among the arguments, if any. */
 export type FromCallOutput<F, A extends readonly unknown[]> =
   [TableOf<A>] extends [never] ? ProcessOutput<F, {}, never>
-  : TableOf<A> extends [infer S, infer K extends string] ? ProcessOutput<F, S, K> : Record<string, unknown>;
+  : TableOf<A> extends [infer S, infer K extends string] ? ProcessOutput<F, S, K, A> : Record<string, unknown>;
 
 /** Rejects named arguments the function does not declare (a typo must not vanish). */
 export type CheckCallArgs<F, A extends readonly unknown[]> = {

@@ -237,7 +237,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
     fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
-  ): Table<ProcessOutput<F, S, never>, "append"> {
+  ): Table<ProcessOutput<F, S, never, A>, "append"> {
     return this.derive(resolveProcessCall(this.env, fn, args, new TableArgument(undefined, this, [])));
   }
 

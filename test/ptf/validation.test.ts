@@ -155,9 +155,11 @@ describe("table semantics", () => {
     );
   });
 
-  it("on_time is a known argument; its time semantics come later", () => {
+  it("on_time is checked: the column must exist and be a timestamp time attribute (time semantics: flink-time.test.ts)", () => {
     const { t } = setup(SetSemanticTableFunction);
-    expect(() => t.partitionBy($("name")).process("f", 1, descriptor("score"))).toThrow("the `on_time` argument is accepted by name");
+    expect(() => t.partitionBy($("name")).process("f", 1, descriptor("score"))).toThrow(
+      "Unsupported data type for time attribute. The `on_time` argument must reference a TIMESTAMP or TIMESTAMP_LTZ column (up to precision 3). However, column 'score' in table argument 'r' has data type 'INT NOT NULL'.",
+    );
     expect(() => t.partitionBy($("name")).process("f", lit(1).asArgument("i"), descriptor("nope").asArgument("on_time")))
       .toThrow("Each column in the `on_time` argument must reference at least one column in one of the table arguments. Unknown references: [nope]");
   });

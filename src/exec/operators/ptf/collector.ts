@@ -9,9 +9,10 @@ import type { Output } from "../../operator.js";
  * `collect(value)` of a PTF, generated once per call: it checks the value against the declared output
  * type, puts the prefix columns (PARTITION BY keys or all input columns, taken from the current input
  * record) in front and emits one output record. For `ROW<i INT, s STRING>` over key column 0 the body
- * is roughly `x0=v.i; x1=v.s; <type checks>; out.record(0, [r[0], x0, x1])`.
+ * is roughly `x0=v.i; x1=v.s; <type checks>; out.record(0, [r[0], x0, x1])`. With `on_time` the
+ * record's time column (in eval) or `rowtime` (a firing timer's time) is appended as the `rowtime` column.
  */
-export type CollectFn = (value: unknown, record: readonly unknown[], out: Output) => void;
+export type CollectFn = (value: unknown, record: readonly unknown[], out: Output, rowtime?: Date) => void;
 
 export interface CollectorSpec {
   readonly functionName: string;
@@ -20,6 +21,8 @@ export interface CollectorSpec {
   readonly columns: readonly Column[];
   /** Positions in the input record of the columns put in front of the function's output. */
   readonly prefix: readonly number[];
+  /** With `on_time`: the position of the time column in the input record (the rowtime of eval output). */
+  readonly timeColumn?: number;
 }
 
 const INT_RANGE: Record<string, [number, number]> = {
@@ -69,6 +72,9 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
     arity(got: number): never {
       throw new ExecutionError(`collect(): function '${spec.functionName}' declares ${n} output ${n === 1 ? "field" : "fields"} (${spec.outputType}) but Row.of(...) has ${got} values`);
     },
+    nullTime(r: readonly unknown[]): never {
+      throw new ExecutionError(`collect(): function '${spec.functionName}' got a row whose \`on_time\` column (position ${spec.timeColumn}) is NULL: [${r.map(String).join(", ")}]. A time attribute must not be null.`);
+    },
     notRow(v: unknown): never {
       throw new ExecutionError(`collect(): function '${spec.functionName}' declares the row type ${spec.outputType}; expected an object with its fields or Row.of(...), got ${v === undefined ? "undefined" : JSON.stringify(v) ?? String(v)}`);
     },
@@ -88,7 +94,10 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
     return `if(${x}===undefined)${x}=null;if(${x}===null?${nullCase}:!(${fastCheck(f.type, x)}))${x}=h.coerce(${i},${x});`;
   }).join("");
   const prefix = spec.prefix.map((p) => `r[${p}]`);
-  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}if(k!==0)h.badKind(k);${checks}out.record(k,[${[...prefix, ...xs].join(",")}]);`;
+  const tc = spec.timeColumn ?? -1;
+  // eval output carries the row's time, timer output the timer's (t)
+  const time = tc >= 0 ? [`t===undefined?(r[${tc}]??h.nullTime(r)):t`] : [];
+  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}if(k!==0)h.badKind(k);${checks}out.record(k,[${[...prefix, ...xs, ...time].join(",")}]);`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("h", `"use strict";return function collect(v,r,out){${body}};`)(h) as CollectFn;
+  return new Function("h", `"use strict";return function collect(v,r,out,t){${body}};`)(h) as CollectFn;
 }

@@ -9,6 +9,8 @@ import { keyExtractor } from "./keys.js";
 import { type RowMaker, rowMakerFor, typedRowMaker } from "./rows.js";
 import { ptfInspection } from "./inspect.js";
 import { type Clearable, RuntimeContext } from "./runtime-context.js";
+import { MAX_DATE_MS, type TimeHost } from "./time-context.js";
+import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
 import { ValueStateSlot } from "./value-state.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
 
@@ -17,6 +19,8 @@ export interface PtfSnapshot {
   readonly uid: string | undefined;
   readonly values: Readonly<Record<string, readonly (readonly [unknown, object, number | undefined])[]>>;
   readonly views: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>;
+  /** Registered timers in firing order: [key, name, time, record]. */
+  readonly timers?: readonly TimerSnapshot[];
 }
 
 type AnyView = KeyedStateValueView<unknown> | KeyedStateListView<unknown> | KeyedStateMapViewWithKeysNotNull<unknown, unknown>;
@@ -45,6 +49,8 @@ export class PtfOperator extends BaseOperator {
   private readonly views: AnyView[] = [];
   private readonly needsClock: boolean;
   private readonly clock: () => number;
+  /** Event-time timers per key; undefined where Flink forbids timers (row semantics, pass-through). */
+  readonly timers: TimerService | undefined;
   /** The current input: its kind and record, and the row object once eval asked for it. */
   private kind = 0;
   private record: unknown[] = [];
@@ -79,8 +85,17 @@ export class PtfOperator extends BaseOperator {
     this.argsHolder = { ...call.scalars };
     Object.defineProperty(this.argsHolder, table.name, { enumerable: true, get: () => this.input() });
     const prefix = call.prefix === "all" ? table.schema.columns.map((_, i) => i) : call.prefix === "keys" ? [...table.partitionKeys] : [];
-    const collect: CollectFn = makeCollector({ functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix });
-    this.ctx = new RuntimeContext(call.functionName, collect, call.tables, clearables);
+    const collect: CollectFn = makeCollector({
+      functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix,
+      timeColumn: call.rowtime ? table.timeColumn : -1,
+    });
+    this.timers = table.setSemantics && !table.passThrough ? new TimerService() : undefined;
+    const time: TimeHost = {
+      functionName: call.functionName, timers: this.timers, hasOnTimer: call.fn.onTimerFn !== undefined, timeColumn: table.timeColumn,
+      currentWatermark: () => this.currentWatermark, tableWatermark: () => this.inputWatermark(0),
+    };
+    this.ctx = new RuntimeContext(call.functionName, collect, call.tables, clearables, time);
+    this.ctx.keyOf = this.keyOf;
     if (ptfInspection.track) ptfInspection.operators.push(this);
   }
 
@@ -123,6 +138,61 @@ export class PtfOperator extends BaseOperator {
     for (let i = 0; i < views.length; i++) views[i]!.leave();
   }
 
+  /**
+   * Fires the timers due at `wm` (time order; timers registered by onTimer at or before `wm` in the
+   * same pass), then forwards the watermark: timer output is downstream before the watermark
+   * (FLINK-SEMANTICS rules 6-7).
+   */
+  protected override onWatermark(wm: number): void {
+    const timers = this.timers;
+    if (timers !== undefined && timers.size() > 0) this.fireTimers(timers, wm);
+    this.out.watermark(wm);
+  }
+
+  private fireTimers(timers: TimerService, wm: number): void {
+    const onTimer = this.call.fn.onTimerFn;
+    if (onTimer === undefined) return;
+    const ctx = this.ctx;
+    const slots = this.slots;
+    const views = this.views;
+    const holder = this.stateHolder;
+    for (let t = timers.pollDue(wm); t !== undefined; t = timers.pollDue(wm)) {
+      const key = t.key;
+      const now = this.needsClock ? this.clock() : 0;
+      for (let i = 0; i < slots.length; i++) {
+        const v = slots[i]!.load(key, now);
+        this.loaded[i] = v;
+        holder[this.slotNames[i]!] = v;
+      }
+      for (let i = 0; i < views.length; i++) views[i]!.enter(key, now);
+      ctx.record = t.record;
+      ctx.inTimer = true;
+      ctx.timerTime = t.time;
+      ctx.timerName = t.name;
+      ctx.timerDate = new Date(t.time > MAX_DATE_MS ? MAX_DATE_MS : t.time);
+      ctx.inEval = true;
+      try {
+        onTimer(ctx, holder);
+      } catch (e) {
+        throw this.timerFailure(e, t);
+      } finally {
+        ctx.inEval = false;
+        ctx.inTimer = false;
+        ctx.timerDate = undefined;
+        ctx.timerName = null;
+        ctx.timerTime = NaN;
+      }
+      for (let i = 0; i < slots.length; i++) slots[i]!.store(key, this.loaded[i]!, now);
+      for (let i = 0; i < views.length; i++) views[i]!.leave();
+    }
+  }
+
+  private timerFailure(e: unknown, t: Timer): Error {
+    if (e instanceof TableError) return e;
+    const which = t.name === null ? `the unnamed timer at ${t.time}` : `timer '${t.name}' at ${t.time}`;
+    return new ExecutionError(`Process table function '${this.call.functionName}' failed in onTimer() for ${which}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+
   /** The row object eval receives for the current input, made on first access. */
   private input(): object {
     return (this.row ??= this.makeRow(this.kind, this.record));
@@ -142,6 +212,7 @@ export class PtfOperator extends BaseOperator {
       uid: this.call.uid,
       values: Object.fromEntries(this.slots.map((s) => [s.name, s.snapshot()])),
       views: Object.fromEntries(this.views.map((v) => [v.name, v.snapshot()])),
+      timers: this.timers?.snapshot() ?? [],
     };
   }
 
@@ -150,6 +221,31 @@ export class PtfOperator extends BaseOperator {
     const now = this.clock();
     for (const slot of this.slots) slot.restore(s.values[slot.name] ?? [], now);
     for (const v of this.views) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
+    // timers are state (restored); watermarks are not (FLINK-SEMANTICS rule 19)
+    this.timers?.restore(s.timers ?? []);
+  }
+
+  /**
+   * The state of one virtual processor as eval would see it at processing time `now`, by state entry
+   * name in declaration order: the value state object, a view's value, list elements (new array) or
+   * map entries (new Map); undefined where an entry holds nothing unexpired. Reads only — no TTL
+   * cleanup, no fresh defaults — and copies no value: the test harness (src/testing/ptf-harness.ts)
+   * copies and freezes what it shows.
+   */
+  peekState(key: unknown, now: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const s of this.call.fn.states) out[s.name] = undefined;
+    for (const s of this.slots) out[s.name] = s.peek(key, now);
+    for (const v of this.views) out[v.name] = v.peek(key, now);
+    return out;
+  }
+
+  /** Keys whose virtual processor holds unexpired state at `now` (reads only, as peekState). */
+  liveStateKeys(now: number): unknown[] {
+    const keys = new Set<unknown>();
+    for (const s of this.slots) for (const k of s.map.keys()) if (!keys.has(k) && s.peek(k, now) !== undefined) keys.add(k);
+    for (const v of this.views) for (const k of v.map.keys()) if (!keys.has(k) && v.peek(k, now) !== undefined) keys.add(k);
+    return [...keys];
   }
 
   /** Number of virtual processors (keys) holding state: benchmarks report memory per key from it. */

@@ -1,4 +1,4 @@
-import type { ChangelogModeInfo, Context, SortDirection, TableSemantics } from "../../../ptf/context.js";
+import type { ChangelogModeInfo, OnTimerContext, SortDirection, TableSemantics, TimeContext, TimeKind } from "../../../ptf/context.js";
 import type { ResolvedTableArg } from "../../../ptf/resolved-call.js";
 import { ExecutionError, TableRuntimeException } from "../../../table/errors.js";
 import type { ChangelogMode } from "../../../table/plan/changelog-mode.js";
@@ -7,6 +7,7 @@ import { KIND_NAME } from "../../../table/row.js";
 import { DataType } from "../../../table/types/data-type.js";
 import type { Output } from "../../operator.js";
 import type { CollectFn } from "./collector.js";
+import { CallState, RuntimeTimeContext, type TimeHost } from "./time-context.js";
 
 /** Something `ctx.clearState(name)` can reset: a value state slot or a data view. */
 export interface Clearable {
@@ -34,33 +35,45 @@ export class RuntimeTableSemantics implements TableSemantics {
   partitionByColumns(): number[] { return [...this.arg.partitionKeys]; }
   orderByColumns(): number[] { return []; }
   orderByDirections(): SortDirection[] { return []; }
-  timeColumn(): number { return -1; }
+  timeColumn(): number { return this.arg.timeColumn; }
   changelogMode(): ChangelogModeInfo { return this.mode; }
 }
 
+/** Time of a PTF without a time host (a generator): no time, no watermark, no timers. */
+const NO_TIME: TimeHost = {
+  functionName: "", timers: undefined, hasOnTimer: false, timeColumn: -1,
+  currentWatermark: () => -Infinity, tableWatermark: () => -Infinity,
+};
+
 /**
- * The `ctx` handed to eval: one object per operator, reused for every call (no allocation per row).
- * `record` is the current input record (prefix columns of the output come from it) and `out` the
- * output; both are set by the owner before eval.
+ * The `ctx` handed to eval and onTimer: one object per operator, reused for every call (no allocation
+ * per row). `record` is the current input record (prefix columns of the output come from it; in
+ * onTimer the record the timer was registered with) and `out` the output; both are set by the owner
+ * before the call.
  */
-export class RuntimeContext implements Context<string, string, unknown> {
-  record: readonly unknown[] = [];
+export class RuntimeContext extends CallState implements OnTimerContext<string, string, unknown> {
   out!: Output;
   inEval = false;
   private readonly semantics: Map<string, RuntimeTableSemantics>;
+  private readonly dateTime: RuntimeTimeContext<Date>;
+  private readonly millisTime: RuntimeTimeContext<number>;
 
   constructor(
     private readonly functionName: string,
     private readonly collectFn: CollectFn,
     tables: readonly ResolvedTableArg[],
     private readonly states: readonly Clearable[],
+    private readonly time: TimeHost = NO_TIME,
   ) {
+    super();
+    this.dateTime = new RuntimeTimeContext<Date>(time, this, false);
+    this.millisTime = new RuntimeTimeContext<number>(time, this, true);
     this.semantics = new Map(tables.map((t) => [t.name, new RuntimeTableSemantics(t)]));
   }
 
   collect(value: unknown): void {
     if (!this.inEval) throw new ExecutionError(`collect() of function '${this.functionName}' was called outside eval(); keep no reference to ctx`);
-    this.collectFn(value, this.record, this.out);
+    this.collectFn(value, this.record, this.out, this.timerDate);
   }
 
   tableSemanticsFor(argName: string): TableSemantics {
@@ -84,7 +97,24 @@ export class RuntimeContext implements Context<string, string, unknown> {
   }
 
   clearAll(): void {
-    // timers arrive with the time issue; until then clearing all = clearing all state
     this.clearAllState();
+    this.clearAllTimers();
+  }
+
+  clearAllTimers(): void {
+    // nothing to clear where timers are not supported (Flink's clearAll works there too)
+    this.time.timers?.clearAll(this.keyOf(this.record));
+  }
+
+  timeContext(): TimeContext<Date>;
+  timeContext<K extends TimeKind>(kind: K): TimeContext<K extends "millis" ? number : Date>;
+  timeContext(kind?: TimeKind): TimeContext<Date> | TimeContext<number> {
+    if (kind === undefined || kind === "date") return this.dateTime;
+    if (kind === "millis") return this.millisTime;
+    throw new TableRuntimeException(`timeContext(): unknown time kind '${String(kind)}'; expected "date" (Date values, the default) or "millis" (epoch milliseconds)`);
+  }
+
+  currentTimer(): string | null {
+    return this.inTimer ? this.timerName : null;
   }
 }

@@ -78,6 +78,16 @@ export class ValueStateSlot {
     }
   }
 
+  /**
+   * The stored object of `key` unless it has expired at `now`, else undefined. Reads only (no cleanup,
+   * no fresh default): the test harness inspects state with it without changing what eval sees next.
+   */
+  peek(key: unknown, now: number): object | undefined {
+    const v = this.map.get(key);
+    if (v === undefined || (this.times !== undefined && this.times.get(key)! + this.ttl <= now)) return undefined;
+    return v;
+  }
+
   /** Plain-data copy of all entries for a checkpoint: [key, state, lastWrite][]. */
   snapshot(): [unknown, object, number | undefined][] {
     return [...this.map].map(([k, v]) => [k, copyValue(v), this.times?.get(k)]);

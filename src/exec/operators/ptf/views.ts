@@ -26,6 +26,13 @@ abstract class KeyedView<S> {
   /** Drops expired parts of one key's storage; true when nothing is left. */
   protected abstract expire(storage: S, now: number): boolean;
 
+  /**
+   * What eval would read for `key` at `now` — the value, a new array of the elements, a new Map of the
+   * entries (original keys) — or undefined when nothing unexpired is stored. Reads only (no cleanup):
+   * the test harness inspects state with it.
+   */
+  abstract peek(key: unknown, now: number): unknown;
+
   /** Called by the operator before eval. */
   enter(key: unknown, now: number): void {
     this.key = key;
@@ -69,6 +76,13 @@ interface TimedValue<T> {
 export class KeyedStateValueView<T> extends KeyedView<T | TimedValue<T>> implements ValueView<T> {
   protected expire(s: T | TimedValue<T>, now: number): boolean {
     return (s as TimedValue<T>).time + this.ttl <= now;
+  }
+
+  peek(key: unknown, now: number): T | undefined {
+    const s = this.map.get(key);
+    if (s === undefined) return undefined;
+    if (this.ttl <= 0) return s as T;
+    return this.expire(s, now) ? undefined : (s as TimedValue<T>).value;
   }
 
   getValue(): T | null {
@@ -115,6 +129,14 @@ export class KeyedStateListView<T> extends KeyedView<ListStorage<T>> implements 
       times.splice(0, n);
     }
     return s.values.length === 0;
+  }
+
+  peek(key: unknown, now: number): T[] | undefined {
+    const s = this.map.get(key);
+    if (s === undefined) return undefined;
+    const times = s.times;
+    const live = times === undefined ? [...s.values] : s.values.filter((_, i) => times[i]! + this.ttl > now);
+    return live.length === 0 ? undefined : live;
   }
 
   private storage(create: boolean): ListStorage<T> | undefined {
@@ -198,6 +220,17 @@ export class KeyedStateMapViewWithKeysNotNull<K, V> extends KeyedView<MapStorage
   protected expire(s: MapStorage<K, V>, now: number): boolean {
     for (const [n, t] of s.times!) if (t + this.ttl <= now) this.drop(s, n);
     return s.values.size === 0;
+  }
+
+  peek(key: unknown, now: number): Map<K, V> | undefined {
+    const s = this.map.get(key);
+    if (s === undefined) return undefined;
+    const out = new Map<K, V>();
+    for (const [n, v] of s.values) {
+      if (s.times !== undefined && s.times.get(n)! + this.ttl <= now) continue;
+      out.set((s.keys?.get(n) ?? n) as K, v);
+    }
+    return out.size === 0 ? undefined : out;
   }
 
   private drop(s: MapStorage<K, V>, n: unknown): void {
