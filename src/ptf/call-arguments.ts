@@ -3,6 +3,7 @@ import { type ExprNode, literal, nodeToString } from "../expressions/node.js";
 import { ValidationError } from "../table/errors.js";
 import { Table } from "../table/table.js";
 import { type NamedArg, SYSTEM_ARGS } from "./function.js";
+import type { OrderItem } from "./order-by.js";
 import { PartitionedTable, TableArgument, type TableLike } from "./table-arguments.js";
 
 /**
@@ -11,7 +12,7 @@ import { PartitionedTable, TableArgument, type TableLike } from "./table-argumen
  * passed; left-out arguments are DEFAULT.
  */
 export type BoundValue =
-  | { readonly kind: "table"; readonly table: TableLike; readonly keys: readonly string[] }
+  | { readonly kind: "table"; readonly table: TableLike; readonly keys: readonly string[]; readonly order?: readonly OrderItem[] }
   | { readonly kind: "scalar"; readonly node: ExprNode }
   | { readonly kind: "default" };
 
@@ -23,8 +24,8 @@ interface RawArg {
 const DEFAULT: BoundValue = Object.freeze({ kind: "default" });
 
 function classify(arg: unknown, index: number): RawArg {
-  if (arg instanceof TableArgument) return { name: arg.name, value: { kind: "table", table: arg.table, keys: arg.partitionKeys } };
-  if (arg instanceof PartitionedTable) return { name: undefined, value: { kind: "table", table: arg.table, keys: arg.keys } };
+  if (arg instanceof TableArgument) return { name: arg.name, value: { kind: "table", table: arg.table, keys: arg.partitionKeys, order: arg.orderBy } };
+  if (arg instanceof PartitionedTable) return { name: undefined, value: { kind: "table", table: arg.table, keys: arg.keys, order: arg.order } };
   if (arg instanceof Table) return { name: undefined, value: { kind: "table", table: arg, keys: [] } };
   if (arg instanceof Expression) {
     const node = arg.node;
@@ -55,7 +56,7 @@ export function bindArguments(
   functionName: string,
   declared: readonly NamedArg[],
   args: readonly unknown[],
-  implicitTable: { readonly table: TableLike; readonly keys: readonly string[] } | undefined,
+  implicitTable: { readonly table: TableLike; readonly keys: readonly string[]; readonly order?: readonly OrderItem[] } | undefined,
 ): CallBinding {
   const raw = args.map(classify);
   const names = [...declared.map((a) => a.name), ...SYSTEM_ARGS];

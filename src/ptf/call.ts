@@ -11,6 +11,7 @@ import { type BoundValue, bindArguments } from "./call-arguments.js";
 import { evaluateConstant } from "./constant.js";
 import { MAX_TABLE_ARGS, type NamedArg, ProcessTableFunction } from "./function.js";
 import { resolveOnTime } from "./on-time.js";
+import { type OrderItem, resolveOrderBy } from "./order-by.js";
 import { outputLayout } from "./output-schema.js";
 import type { ResolvedPtfCall, ResolvedTableArg } from "./resolved-call.js";
 import { type SignatureArg, noMatchMessage } from "./signature.js";
@@ -33,12 +34,13 @@ export function resolveProcessCall(
   if (env.isBatch()) {
     throw new ValidationError(`Process table function '${functionName}' cannot run in batch mode: PTFs are supported in streaming mode only (as in Flink).`);
   }
-  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys } : undefined);
+  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.orderBy } : undefined);
   const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
 
   // table arguments
   const inputs: PlanNode[] = [];
   const tables: ResolvedTableArg[] = [];
+  const orders: (readonly OrderItem[])[] = [];
   const signatureArgs = (): SignatureArg[] => [...fn.args, { name: "on_time" }, { name: "uid" }].map((a) => {
     const v = value(a.name);
     if (v.kind === "table") return { kind: "table", schema: v.table.node.schema };
@@ -75,8 +77,9 @@ export function resolveProcessCall(
     }
     tables.push({
       name: a.name, position: a.position, decl, inputIndex: inputs.length, schema, partitionKeys: keys,
-      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog, timeColumn: -1,
+      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog, timeColumn: -1, orderBy: [],
     });
+    orders.push(v.order ?? []);
     inputs.push(v.table.node);
   }
   if (tables.length > MAX_TABLE_ARGS) {
@@ -109,6 +112,8 @@ export function resolveProcessCall(
   const onTime = value("on_time");
   const time = resolveOnTime(functionName, fn.args.length, tables, onTime, () => (onTime.kind === "scalar" ? String(scalarTypeOf(onTime, env)) : "DEFAULT"));
   tables.forEach((t, i) => { tables[i] = { ...t, timeColumn: time.timeColumns[i]! }; });
+  // ORDER BY (FLINK-SEMANTICS rule 10): after on_time, which it must agree with
+  tables.forEach((t, i) => { if (orders[i]!.length > 0) tables[i] = { ...t, orderBy: resolveOrderBy(t, orders[i]!) }; });
 
   // uid
   const uidValue = value("uid");
@@ -121,10 +126,6 @@ export function resolveProcessCall(
   }
   const setSemantics = tables.some((t) => t.setSemantics);
   const uid = explicitUid ?? (setSemantics ? deriveUid(registered ?? fn.name, functionName) : undefined);
-
-  if (tables.length > 1) {
-    throw new ValidationError(`Function '${functionName}': calls with several table arguments (${tables.map((t) => t.name).join(", ")}) arrive with a later issue.`);
-  }
 
   const layout = outputLayout(fn.outputType, tables, time.rowtime);
   const schema = new ResolvedSchema(layout.columns);
@@ -228,7 +229,7 @@ function checkCoPartitioning(tables: readonly ResolvedTableArg[]): void {
   if (tables.length < 2) return;
   const sets = tables.map((t) => t.partitionKeys.map((k) => t.schema.columns[k]!.type));
   const first = sets[0]!;
-  const same = sets.every((s) => s.length === first.length && s.every((t, i) => t.withNullability(true).equals(first[i]!.withNullability(true))));
+  const same = sets.every((s) => s.length === first.length && s.every((t, i) => sameKeyType(t, first[i]!)));
   if (!same) {
     throw new ValidationError(
       `Invalid PARTITION BY columns. The number of columns and their data types must match across all involved table arguments. Given partition key sets: ${sets.map((s) => `[${s.join(", ")}]`).join(", ")}`,
@@ -236,10 +237,24 @@ function checkCoPartitioning(tables: readonly ResolvedTableArg[]): void {
   }
 }
 
+/**
+ * Flink's rule: all key types reach a common type without a cast that changes the representation
+ * (LogicalTypeCasts.supportsAvoidingCast): equal up to nullability, or character strings of any length
+ * (CHAR/VARCHAR: `VARCHAR(5) NOT NULL` and `STRING` are co-partitioned). INT and BIGINT are not.
+ */
+function sameKeyType(a: DataType, b: DataType): boolean {
+  if (a.withNullability(true).equals(b.withNullability(true))) return true;
+  const chars = (t: DataType) => t.root === "CHAR" || t.root === "VARCHAR";
+  return chars(a) && chars(b);
+}
+
 function describeCall(call: ResolvedPtfCall, values: ReadonlyMap<string, BoundValue>, schema: ResolvedSchema): string {
   const parts = [...call.fn.args.map((a) => a.name), "on_time", "uid"].map((name) => {
     const t = call.tables.find((x) => x.name === name);
-    if (t) return `TABLE(#${t.inputIndex})${t.partitionKeys.length ? ` PARTITION BY(${t.partitionKeys.map((k) => t.schema.names[k]).join(", ")})` : ""}`;
+    if (t) {
+      const orderBy = t.orderBy.length ? ` ORDER BY(${t.orderBy.map((o) => `${t.schema.names[o.column]} ${o.direction.startsWith("ASC") ? "ASC" : "DESC"}`).join(", ")})` : "";
+      return `TABLE(#${t.inputIndex})${t.partitionKeys.length ? ` PARTITION BY(${t.partitionKeys.map((k) => t.schema.names[k]).join(", ")})` : ""}${orderBy}`;
+    }
     if (name in call.scalars) return formatScalar(call.scalars[name]);
     if (name === "uid" && call.explicitUid) return `'${call.uid}'`;
     const v = values.get(name);

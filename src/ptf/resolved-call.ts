@@ -2,6 +2,7 @@ import type { ChangelogMode } from "../table/plan/changelog-mode.js";
 import type { Column, ResolvedSchema } from "../table/types/resolved-schema.js";
 import type { TableArgDecl } from "./arguments.js";
 import type { ProcessTableFunction } from "./function.js";
+import type { OrderColumn } from "./order-by.js";
 import type { TableTrait } from "./traits.js";
 
 /** A table argument of a resolved call. `inputIndex` is its position in `ProcessNode.inputs`. */
@@ -20,6 +21,8 @@ export interface ResolvedTableArg {
   readonly changelog: ChangelogMode;
   /** Position of the `on_time` column in `schema`, or -1 when the call has no `on_time`. */
   readonly timeColumn: number;
+  /** ORDER BY columns (the first is the time attribute), empty without ORDER BY. */
+  readonly orderBy: readonly OrderColumn[];
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PlanNode } from "../table/plan/nodes.js";
 import { Table, type ChangelogKind } from "../table/table.js";
 import type { TableEnvironment } from "../table/table-environment.js";
 import { resolveProcessCall } from "./call.js";
+import { type OrderItem, orderItems } from "./order-by.js";
 import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessOutput, TableArgType } from "./typing.js";
 
 /** What a table argument needs from a Table: its environment and plan. */
@@ -27,6 +28,8 @@ export class TableArgument<S = unknown, K extends string = string, N extends str
     readonly table: TableLike,
     /** PARTITION BY column names (empty: no PARTITION BY). */
     readonly partitionKeys: readonly string[],
+    /** ORDER BY columns (empty: no ORDER BY). */
+    readonly orderBy: readonly OrderItem[] = [],
   ) {
     Object.freeze(this);
   }
@@ -39,6 +42,16 @@ export type CheckPartitionKeys<S, A extends readonly unknown[]> = {
       : TableTypeError<"partitionBy takes column references $(\"name\")">
     : TableTypeError<"partitionBy takes column references $(\"name\")">;
 };
+
+/** orderBy items must be column references of the table, optionally with asc()/desc(). */
+export type CheckOrderKeys<S, A extends readonly unknown[]> = {
+  [I in keyof A]: A[I] extends Expression<infer N>
+    ? N extends { readonly col: infer C } ? (C extends keyof S ? unknown : TableTypeError<`column '${C & string}' is not in [${ColumnNames<S>}]`>)
+      : unknown
+    : TableTypeError<"orderBy takes column references $(\"ts\").asc()">;
+};
+
+type AnyExpr = Expression<unknown>;
 
 export type PartitionKeyNames<A extends readonly unknown[]> = {
   [I in keyof A]: A[I] extends Expression<infer N> ? (N extends { readonly col: infer C extends string } ? C : never) : never;
@@ -76,20 +89,33 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
   declare readonly __tableArg: { readonly schema: S; readonly keys: K };
   declare readonly __mode: M;
 
-  constructor(readonly table: Table<S, M>, readonly keys: readonly string[]) {
+  constructor(readonly table: Table<S, M>, readonly keys: readonly string[], readonly order: readonly OrderItem[] = []) {
     Object.freeze(this);
+  }
+
+  /**
+   * ORDER BY within each partition (FLINK-SEMANTICS rule 10): the first column is the time attribute,
+   * ascending; the others order rows of equal time. Rows are buffered per key and handed to eval sorted
+   * once the table's watermark passes their time; late rows are dropped.
+   *
+   * ```ts
+   * events.partitionBy($("name")).orderBy($("ts").asc(), $("score").desc()).process(OrderedProcessor)
+   * ```
+   */
+  orderBy<const O extends readonly AnyExpr[]>(...columns: O & CheckOrderKeys<S, O>): PartitionedTable<S, K, M> {
+    return new PartitionedTable(this.table, this.keys, orderItems(this.table, columns));
   }
 
   /** Calls a PTF (object or registered name) with this table as its table argument. */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
     fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
   ): Table<ProcessOutput<F, S, K, A>, "append"> {
-    const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys));
+    const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys, this.order));
     return new Table(this.table.env, node);
   }
 
   /** This partitioned table as the named table argument `name` of a call. */
   asArgument<const N extends string>(name: N): TableArgument<S, K, N> {
-    return new TableArgument(name, this.table, this.keys);
+    return new TableArgument(name, this.table, this.keys, this.order);
   }
 }

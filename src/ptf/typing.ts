@@ -14,7 +14,7 @@ import type { TableTrait } from "./traits.js";
 /** Any declared PTF. */
 export type AnyProcessTableFunction = ProcessTableFunction<unknown, unknown, unknown>;
 
-/** Union of the traits of all table arguments of a declaration (one table argument until multi-input). */
+/** Union of the traits of all table arguments of a declaration. */
 type TableTraitsOf<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, infer T> ? T : never }[keyof A];
 
 /** Names a call may use: declared arguments plus the implicit `on_time` and `uid`. */
@@ -54,25 +54,39 @@ export type RowtimeColumn<A, C extends readonly unknown[]> =
   : {};
 
 /** The schema of a PTF call's result over a table with schema S partitioned by K; C are the call's other arguments. */
-export type ProcessOutput<F, S, K extends string, C extends readonly unknown[] = []> =
+export type ProcessOutput<F, S, K extends string, C extends readonly unknown[] = []> = OutputOf<F, S, K, C, TablesIn<C>>;
+
+/**
+ * The output over a first table (S, K) and further tables X (several table arguments, all set
+ * semantics): the PARTITION BY columns of every table in argument order, a repeated name with a `0`
+ * suffix (Flink's makeFieldNamesUnique; co-partitioned keys have equal types, so only names matter).
+ */
+type OutputOf<F, S, K extends string, C extends readonly unknown[], X extends readonly unknown[]> =
   F extends ProcessTableFunction<infer A, unknown, infer O>
-    ? Flatten<Merge<PrefixColumns<TableTraitsOf<A>, S, K>, FunctionColumns<O>> & RowtimeColumn<A, C>>
+    ? Flatten<Merge<ExtraKeys<PrefixColumns<TableTraitsOf<A>, S, K>, X>, FunctionColumns<O>> & RowtimeColumn<A, C>>
     : Record<string, unknown>;
+
+/** The tables among a call's arguments, in order, as [schema, PARTITION BY keys]. */
+type TablesIn<A extends readonly unknown[]> =
+  A extends readonly [infer H, ...infer R]
+    ? H extends TableArgType<infer S, infer K> ? [[S, K], ...TablesIn<R>]
+      : H extends { readonly __schema: infer S; readonly __mode: unknown } ? [[S, never], ...TablesIn<R>]
+      : TablesIn<R>
+    : [];
+
+/** Adds the key columns of further tables to a prefix. */
+type ExtraKeys<P, X extends readonly unknown[]> =
+  X extends readonly [[infer S, infer K extends string], ...infer R] ? ExtraKeys<Merge<P, Pick<S, K & keyof S>>, R> : P;
 
 /** A table passed to a call: positional (`Table`, `PartitionedTable`) or named (`asArgument`). Carries S and K. */
 export interface TableArgType<S, K extends string> {
   readonly __tableArg: { readonly schema: S; readonly keys: K };
 }
 
-type TableOf<A extends readonly unknown[]> = {
-  [I in keyof A]: A[I] extends TableArgType<infer S, infer K> ? [S, K]
-    : A[I] extends { readonly __schema: infer S; readonly __mode: unknown } ? [S, never] : never;
-}[number];
-
-/** Output schema of `env.fromCall(F, ...args)`: uses the (single) table among the arguments, if any. */
+/** Output schema of `env.fromCall(F, ...args)`: the first table among the arguments and the others, if any. */
 export type FromCallOutput<F, A extends readonly unknown[]> =
-  [TableOf<A>] extends [never] ? ProcessOutput<F, {}, never>
-  : TableOf<A> extends [infer S, infer K extends string] ? ProcessOutput<F, S, K, A> : Record<string, unknown>;
+  TablesIn<A> extends readonly [[infer S, infer K extends string], ...infer R] ? OutputOf<F, S, K, A, R>
+  : ProcessOutput<F, {}, never>;
 
 /** Rejects named arguments the function does not declare (a typo must not vanish). */
 export type CheckCallArgs<F, A extends readonly unknown[]> = {

@@ -11,6 +11,7 @@ import { ptfInspection } from "./inspect.js";
 import { type Clearable, RuntimeContext } from "./runtime-context.js";
 import { MAX_DATE_MS, type TimeHost } from "./time-context.js";
 import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
+import { type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
 import { ValueStateSlot } from "./value-state.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
 
@@ -19,27 +20,50 @@ export interface PtfSnapshot {
   readonly uid: string | undefined;
   readonly values: Readonly<Record<string, readonly (readonly [unknown, object, number | undefined])[]>>;
   readonly views: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>;
-  /** Registered timers in firing order: [key, name, time, record]. */
+  /** Registered timers in firing order: [key, name, time, record, input?]. */
   readonly timers?: readonly TimerSnapshot[];
+  /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released. */
+  readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot>>;
 }
 
 type AnyView = KeyedStateValueView<unknown> | KeyedStateListView<unknown> | KeyedStateMapViewWithKeysNotNull<unknown, unknown>;
 
+/** What differs per table argument: key extraction, row objects, the collector (its key columns), time. */
+interface InputSide {
+  readonly name: string;
+  readonly keyOf: (r: readonly unknown[]) => unknown;
+  readonly makeRow: RowMaker;
+  readonly collect: CollectFn;
+  readonly timeColumn: number;
+  /** The sort buffer of an ORDER BY table argument. */
+  readonly sort: SortBuffer | undefined;
+}
+
 /**
- * Runs a PTF call over one table. Rows of a set-semantics table are grouped by their PARTITION BY key
- * into virtual processors: each key has its own state, kept in one `Map<key, state>` per state entry;
- * no key (row semantics, or OPTIONAL_PARTITION_BY without PARTITION BY) means a single processor.
+ * Runs a PTF call over one or several tables. Rows of set-semantics tables are grouped by their
+ * PARTITION BY key into virtual processors: each key has its own state, kept in one `Map<key, state>`
+ * per state entry; no key (row semantics, or OPTIONAL_PARTITION_BY without PARTITION BY) means a single
+ * processor. With several (co-partitioned) tables the key values are equal across tables, so one
+ * processor serves a key of all of them; eval sees the current input's row and null for the others.
  *
  * Per row: key lookup, state objects loaded into a reused holder, eval called, state kept or dropped.
  * No closure or object is created per row besides the output records eval collects and the input row
- * object, which is made only when eval reads the table argument.
+ * object, which is made only when eval reads the table argument. ORDER BY tables buffer their rows
+ * (sort-buffer.ts) until the table's watermark passes their time.
  */
 export class PtfOperator extends BaseOperator {
   outputs: Output[] = [];
   private readonly ctx: RuntimeContext;
   private readonly evalFn: (ctx: unknown, state: unknown, args: unknown) => void;
-  private readonly keyOf: (r: readonly unknown[]) => unknown;
-  private readonly makeRow: RowMaker;
+  private readonly sides: InputSide[];
+  /** The input of the current record, and its key extraction / row maker. */
+  private current = 0;
+  private keyOf: (r: readonly unknown[]) => unknown;
+  private makeRow: RowMaker;
+  /** Whether any table argument has ORDER BY. */
+  private readonly sorted: boolean;
+  /** Several tables or ORDER BY: rows take the routing path. */
+  private readonly routed: boolean;
   /** Reused objects passed to eval: state entries by name, arguments by name. */
   private readonly stateHolder: Record<string, unknown> = {};
   private readonly argsHolder: Record<string, unknown>;
@@ -57,12 +81,31 @@ export class PtfOperator extends BaseOperator {
   private row: object | undefined;
 
   constructor(readonly call: ResolvedPtfCall, settings: JobSettings) {
-    super(1);
-    const table = call.tables[0]!;
+    super(call.tables.length);
+    const tables = call.tables;
     this.evalFn = call.fn.evalFn;
     this.clock = settings.clock;
-    this.keyOf = keyExtractor(table.partitionKeys, table.schema.types);
-    this.makeRow = table.decl.type ? typedRowMaker(table.decl.type, table.schema.types) : rowMakerFor(table.schema);
+    this.sides = tables.map((table) => {
+      const prefix = call.prefix === "all" ? table.schema.columns.map((_, i) => i)
+        // every table's key columns carry the current key (co-partitioned: equal values)
+        : call.prefix === "keys" ? tables.filter((t) => t.setSemantics).flatMap(() => table.partitionKeys) : [];
+      return {
+        name: table.name,
+        keyOf: keyExtractor(table.partitionKeys, table.schema.types),
+        makeRow: table.decl.type ? typedRowMaker(table.decl.type, table.schema.types) : rowMakerFor(table.schema),
+        collect: makeCollector({
+          functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix,
+          timeColumn: call.rowtime ? table.timeColumn : -1,
+        }),
+        timeColumn: table.timeColumn,
+        sort: table.orderBy.length > 0 ? new SortBuffer(table.orderBy[0]!.column, table.orderBy) : undefined,
+      };
+    });
+    this.sorted = this.sides.some((s) => s.sort !== undefined);
+    this.routed = this.sorted || this.sides.length > 1;
+    const first = this.sides[0]!;
+    this.keyOf = first.keyOf;
+    this.makeRow = first.makeRow;
     const ttls = resolveStateTtls(call, settings.config.get("table.exec.state.ttl"));
     const clearables: Clearable[] = [];
     call.fn.states.forEach((s, i) => {
@@ -81,22 +124,39 @@ export class PtfOperator extends BaseOperator {
       }
     });
     this.needsClock = ttls.some((t) => t.ttl > 0);
-    // the table argument is a getter: the row object is made only if eval reads it (once per call)
+    // table arguments are getters: the row object is made only if eval reads it (once per call); with
+    // several tables only the current input's argument is non-null
     this.argsHolder = { ...call.scalars };
-    Object.defineProperty(this.argsHolder, table.name, { enumerable: true, get: () => this.input() });
-    const prefix = call.prefix === "all" ? table.schema.columns.map((_, i) => i) : call.prefix === "keys" ? [...table.partitionKeys] : [];
-    const collect: CollectFn = makeCollector({
-      functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix,
-      timeColumn: call.rowtime ? table.timeColumn : -1,
-    });
-    this.timers = table.setSemantics && !table.passThrough ? new TimerService() : undefined;
+    if (tables.length === 1) {
+      Object.defineProperty(this.argsHolder, first.name, { enumerable: true, get: () => this.input() });
+    } else {
+      tables.forEach((t, i) => {
+        Object.defineProperty(this.argsHolder, t.name, { enumerable: true, get: () => (this.current === i ? this.input() : null) });
+      });
+    }
+    // Flink allows timers on set-semantics tables without pass-through columns (multi-input: all are)
+    this.timers = tables.every((t) => t.setSemantics && !t.passThrough) ? new TimerService() : undefined;
     const time: TimeHost = {
-      functionName: call.functionName, timers: this.timers, hasOnTimer: call.fn.onTimerFn !== undefined, timeColumn: table.timeColumn,
-      currentWatermark: () => this.currentWatermark, tableWatermark: () => this.inputWatermark(0),
+      functionName: call.functionName, timers: this.timers, hasOnTimer: call.fn.onTimerFn !== undefined,
+      currentWatermark: () => this.currentWatermark, tableWatermark: () => this.inputWatermark(this.current),
     };
-    this.ctx = new RuntimeContext(call.functionName, collect, call.tables, clearables, time);
-    this.ctx.keyOf = this.keyOf;
+    this.ctx = new RuntimeContext(call.functionName, first.collect, tables, clearables, time);
+    this.ctx.keyOf = first.keyOf;
+    this.ctx.timeColumn = first.timeColumn;
     if (ptfInspection.track) ptfInspection.operators.push(this);
+  }
+
+  /** Makes input `i` the current one (several table arguments only). */
+  private switchTo(i: number): void {
+    const side = this.sides[i]!;
+    this.current = i;
+    this.keyOf = side.keyOf;
+    this.makeRow = side.makeRow;
+    const ctx = this.ctx;
+    ctx.collectFn = side.collect;
+    ctx.keyOf = side.keyOf;
+    ctx.input = i;
+    ctx.timeColumn = side.timeColumn;
   }
 
   private addView(v: AnyView, clearables: Clearable[]): void {
@@ -109,8 +169,25 @@ export class PtfOperator extends BaseOperator {
     this.ctx.out = this.out;
   }
 
-  processElement(_input: number, kind: number, row: unknown[]): void {
-    const key = this.keyOf(row);
+  processElement(input: number, kind: number, row: unknown[]): void {
+    // one table without ORDER BY (the common case) pays a single flag check for the features below
+    if (this.routed) {
+      this.routeElement(input, kind, row);
+      return;
+    }
+    this.evalRecord(kind, row, this.keyOf(row));
+  }
+
+  /** Several tables and/or ORDER BY: switch to the row's input, buffer it or eval it. */
+  private routeElement(input: number, kind: number, row: unknown[]): void {
+    if (input !== this.current) this.switchTo(input);
+    const sort = this.sides[input]!.sort;
+    if (sort !== undefined) this.buffer(sort, input, kind, row);
+    else this.evalRecord(kind, row, this.keyOf(row));
+  }
+
+  /** eval for one record of the current input. */
+  private evalRecord(kind: number, row: unknown[], key: unknown): void {
     const now = this.needsClock ? this.clock() : 0;
     const slots = this.slots;
     const holder = this.stateHolder;
@@ -136,6 +213,38 @@ export class PtfOperator extends BaseOperator {
     }
     for (let i = 0; i < slots.length; i++) slots[i]!.store(key, this.loaded[i]!, now);
     for (let i = 0; i < views.length; i++) views[i]!.leave();
+  }
+
+  /**
+   * ORDER BY (FLINK-SEMANTICS rule 10): a row waits in its table's sort buffer until the table's
+   * watermark passes its time; a row at or behind that watermark on arrival is late and dropped.
+   */
+  private buffer(sort: SortBuffer, input: number, kind: number, row: unknown[]): void {
+    const v = row[sort.timeColumn] as Date | null;
+    if (v === null || v === undefined) {
+      throw new ExecutionError(
+        `Process table function '${this.call.functionName}': a row of table argument '${this.sides[input]!.name}' has a NULL ORDER BY time column (position ${sort.timeColumn}): [${row.map(String).join(", ")}]. A time attribute must not be null.`,
+      );
+    }
+    const time = v.getTime();
+    if (time <= this.inputWatermark(input)) return;
+    sort.add(this.keyOf(row), kind, row, time);
+  }
+
+  /**
+   * A table's watermark advances: its sorted rows up to the new watermark go to eval first, which still
+   * sees the previous watermarks (P-083); then the operator's watermark is updated, timers fire and the
+   * watermark is forwarded.
+   */
+  override processWatermark(input: number, wm: number): void {
+    if (this.sorted) {
+      const sort = this.sides[input]!.sort;
+      if (sort !== undefined && sort.size() > 0 && wm > this.inputWatermark(input)) {
+        if (input !== this.current) this.switchTo(input);
+        for (let r = sort.pollDue(wm); r !== undefined; r = sort.pollDue(wm)) this.evalRecord(r.kind, r.record, r.key);
+      }
+    }
+    super.processWatermark(input, wm);
   }
 
   /**
@@ -165,6 +274,7 @@ export class PtfOperator extends BaseOperator {
         holder[this.slotNames[i]!] = v;
       }
       for (let i = 0; i < views.length; i++) views[i]!.enter(key, now);
+      if (t.input !== this.current) this.switchTo(t.input);
       ctx.record = t.record;
       ctx.inTimer = true;
       ctx.timerTime = t.time;
@@ -213,6 +323,7 @@ export class PtfOperator extends BaseOperator {
       values: Object.fromEntries(this.slots.map((s) => [s.name, s.snapshot()])),
       views: Object.fromEntries(this.views.map((v) => [v.name, v.snapshot()])),
       timers: this.timers?.snapshot() ?? [],
+      ...(this.sorted ? { sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])) } : {}),
     };
   }
 
@@ -223,6 +334,10 @@ export class PtfOperator extends BaseOperator {
     for (const v of this.views) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
     // timers are state (restored); watermarks are not (FLINK-SEMANTICS rule 19)
     this.timers?.restore(s.timers ?? []);
+    for (const side of this.sides) {
+      const sort = side.sort;
+      if (sort !== undefined) sort.restore(s.sortBuffers?.[side.name] ?? [], (r) => (r[sort.timeColumn] as Date).getTime());
+    }
   }
 
   /**

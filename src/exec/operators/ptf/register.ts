@@ -48,7 +48,7 @@ export function installPtfRuntime(): void {
       ctx.addSource(new GeneratorSource(call), emitter);
     } else {
       const op = new PtfOperator(call, ctx.settings);
-      connect(build(p.inputs[0]!), op, 0);
+      p.inputs.forEach((input, i) => connect(build(input), op, i));
       emitter = op as PtfOperator & Emitter;
     }
     if (call.uid !== undefined) uids.set(call.uid, { node: p, emitter });
@@ -63,6 +63,7 @@ function sameCall(a: ProcessNode, b: ProcessNode): boolean {
   if (x.fn !== y.fn || a.inputs.length !== b.inputs.length) return false;
   if (!a.inputs.every((n: PlanNode, i) => n === b.inputs[i])) return false;
   if (!x.tables.every((t, i) => t.partitionKeys.join(",") === y.tables[i]!.partitionKeys.join(","))) return false;
+  if (!x.tables.every((t, i) => JSON.stringify(t.orderBy) === JSON.stringify(y.tables[i]!.orderBy))) return false;
   const names = Object.keys(x.scalars);
   return names.every((n) => {
     const u = x.scalars[n];

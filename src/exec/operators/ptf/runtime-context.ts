@@ -33,15 +33,15 @@ export class RuntimeTableSemantics implements TableSemantics {
 
   dataType(): DataType { return this.type; }
   partitionByColumns(): number[] { return [...this.arg.partitionKeys]; }
-  orderByColumns(): number[] { return []; }
-  orderByDirections(): SortDirection[] { return []; }
+  orderByColumns(): number[] { return this.arg.orderBy.map((o) => o.column); }
+  orderByDirections(): SortDirection[] { return this.arg.orderBy.map((o) => o.direction); }
   timeColumn(): number { return this.arg.timeColumn; }
   changelogMode(): ChangelogModeInfo { return this.mode; }
 }
 
 /** Time of a PTF without a time host (a generator): no time, no watermark, no timers. */
 const NO_TIME: TimeHost = {
-  functionName: "", timers: undefined, hasOnTimer: false, timeColumn: -1,
+  functionName: "", timers: undefined, hasOnTimer: false,
   currentWatermark: () => -Infinity, tableWatermark: () => -Infinity,
 };
 
@@ -60,7 +60,8 @@ export class RuntimeContext extends CallState implements OnTimerContext<string, 
 
   constructor(
     private readonly functionName: string,
-    private readonly collectFn: CollectFn,
+    /** The collector of the current input (one per table argument: its key columns feed the output). */
+    public collectFn: CollectFn,
     tables: readonly ResolvedTableArg[],
     private readonly states: readonly Clearable[],
     private readonly time: TimeHost = NO_TIME,

@@ -14,8 +14,6 @@ export interface TimeHost {
   readonly timers: TimerService | undefined;
   /** Whether the function declares onTimer (a timer without a handler is a mistake). */
   readonly hasOnTimer: boolean;
-  /** Position of the on_time column in the input record, or -1. */
-  readonly timeColumn: number;
   /** The operator's watermark (-Infinity before the first). */
   currentWatermark(): number;
   /** The watermark of the current row's table (-Infinity before the first). */
@@ -34,6 +32,10 @@ export class CallState {
   /** The firing timer's time as the output's rowtime value; undefined in eval. */
   timerDate: Date | undefined = undefined;
   inTimer = false;
+  /** The table argument (input index) of the current record; several only with several table arguments. */
+  input = 0;
+  /** Position of the on_time column in the current record, or -1. */
+  timeColumn = -1;
   /** The virtual processor key of the current call (computed on demand in eval). */
   keyOf: (r: readonly unknown[]) => unknown = () => 0;
 }
@@ -63,7 +65,7 @@ export class RuntimeTimeContext<T> implements TimeContext<T> {
   time(): T | null {
     const c = this.call;
     if (c.inTimer) return this.out(c.timerTime);
-    const col = this.host.timeColumn;
+    const col = c.timeColumn;
     if (col < 0) return null;
     const v = c.record[col] as Date | null;
     return v === null || v === undefined ? null : this.out(v.getTime());
@@ -85,7 +87,7 @@ export class RuntimeTimeContext<T> implements TimeContext<T> {
     }
     const ms = toMillis(this.host, named ? time : nameOrTime, "registerOnTime()");
     const c = this.call;
-    timers.register(c.keyOf(c.record), c.record, named ? nameOrTime : null, ms);
+    timers.register(c.keyOf(c.record), c.record, named ? nameOrTime : null, ms, c.input);
   }
 
   clearTimer(nameOrTime: unknown): void {

@@ -17,6 +17,8 @@ export interface Timer {
   readonly time: number;
   /** An input record of the key: the output's key columns are read from it when the timer fires. */
   readonly record: readonly unknown[];
+  /** The table argument `record` came from (several with several table arguments). */
+  readonly input: number;
   readonly seq: number;
   live: boolean;
 }
@@ -26,8 +28,8 @@ interface KeyTimers {
   readonly unnamed: Map<number, Timer>;
 }
 
-/** A timer in a checkpoint: [key, name, time, record]. */
-export type TimerSnapshot = readonly [unknown, string | null, number, readonly unknown[]];
+/** A timer in a checkpoint: [key, name, time, record, input]. */
+export type TimerSnapshot = readonly [unknown, string | null, number, readonly unknown[], number?];
 
 function before(a: Timer, b: Timer): boolean {
   if (a.time !== b.time) return a.time < b.time;
@@ -44,7 +46,7 @@ export class TimerService {
   private dead = 0;
 
   /** Registers (or replaces, by name / by time) a timer of `key`. */
-  register(key: unknown, record: readonly unknown[], name: string | null, time: number): void {
+  register(key: unknown, record: readonly unknown[], name: string | null, time: number, input = 0): void {
     let k = this.byKey.get(key);
     if (k === undefined) this.byKey.set(key, (k = { named: new Map(), unnamed: new Map() }));
     const old = name === null ? k.unnamed.get(time) : k.named.get(name);
@@ -53,7 +55,7 @@ export class TimerService {
       if (name === null) return;
       this.kill(old);
     }
-    const t: Timer = { key, name, time, record, seq: this.seq++, live: true };
+    const t: Timer = { key, name, time, record, input, seq: this.seq++, live: true };
     if (name === null) k.unnamed.set(time, t);
     else k.named.set(name, t);
     this.push(t);
@@ -122,7 +124,7 @@ export class TimerService {
 
   /** All live timers in firing order (plain data for checkpoints and inspection). */
   snapshot(): TimerSnapshot[] {
-    return this.heap.filter((t) => t.live).sort((a, b) => (before(a, b) ? -1 : 1)).map((t) => [t.key, t.name, t.time, t.record] as const);
+    return this.heap.filter((t) => t.live).sort((a, b) => (before(a, b) ? -1 : 1)).map((t) => (t.input === 0 ? [t.key, t.name, t.time, t.record] as const : [t.key, t.name, t.time, t.record, t.input] as const));
   }
 
   /** Replaces all timers with those of a checkpoint (in its order). */
@@ -131,7 +133,7 @@ export class TimerService {
     this.heap = [];
     this.live = 0;
     this.dead = 0;
-    for (const [key, name, time, record] of timers) this.register(key, record, name, time);
+    for (const [key, name, time, record, input] of timers) this.register(key, record, name, time, input ?? 0);
   }
 
   private dropIfEmpty(key: unknown, k: KeyTimers): void {

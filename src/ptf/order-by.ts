@@ -1,0 +1,84 @@
+import type { ExprNode } from "../expressions/node.js";
+import { ValidationError } from "../table/errors.js";
+import type { SortDirection } from "./context.js";
+import type { ResolvedTableArg } from "./resolved-call.js";
+import type { TableLike } from "./table-arguments.js";
+
+/**
+ * ORDER BY of a table argument (FLINK-SEMANTICS rule 10): `t.partitionBy(...).orderBy($("ts").asc(),
+ * $("score").desc())`. The first column must be the table's time attribute, ascending; the others are
+ * secondary sort keys among rows of equal time. Without NULLS FIRST/LAST, ASC sorts nulls first and DESC
+ * nulls last (Flink's default null collation).
+ */
+export interface OrderItem {
+  readonly name: string;
+  readonly ascending: boolean;
+  readonly nullsFirst: boolean | undefined;
+}
+
+/** A resolved ORDER BY column: its position in the table's schema and Flink's sort direction. */
+export interface OrderColumn {
+  readonly column: number;
+  readonly direction: SortDirection;
+}
+
+/** Reads `orderBy(...)` items: column references, optionally with asc()/desc()/nullsFirst()/nullsLast(). */
+export function orderItems(table: TableLike, items: readonly unknown[]): OrderItem[] {
+  if (items.length === 0) throw new ValidationError("orderBy needs at least one column, e.g. orderBy($(\"ts\").asc())");
+  return items.map((item, i) => {
+    let node = (item as { node?: ExprNode } | null)?.node;
+    let ascending = true;
+    let nullsFirst: boolean | undefined;
+    if (node?.kind === "Sort") {
+      ascending = node.ascending;
+      nullsFirst = node.nullsFirst;
+      node = node.expr;
+    }
+    if (node === undefined || node.kind !== "Column") {
+      throw new ValidationError(`orderBy: argument ${i + 1} must be a column reference $("name") (with .asc() or .desc()), got ${node ? node.kind : String(item)}`);
+    }
+    const schema = table.node.schema;
+    if (!schema.has(node.name)) {
+      throw new ValidationError(`Invalid column '${node.name}' for ORDER BY clause. Available columns are: [${schema.names.join(", ")}]`);
+    }
+    return { name: node.name, ascending, nullsFirst };
+  });
+}
+
+function direction(o: OrderItem): SortDirection {
+  const nullsFirst = o.nullsFirst ?? o.ascending;
+  return o.ascending ? (nullsFirst ? "ASC_NULLS_FIRST" : "ASC_NULLS_LAST") : (nullsFirst ? "DESC_NULLS_FIRST" : "DESC_NULLS_LAST");
+}
+
+/**
+ * Flink's ORDER BY rules for one table argument (V-21, V-23, V-25): set semantics only; no column
+ * twice; the first column is a time attribute (TIMESTAMP / TIMESTAMP_LTZ up to precision 3 with a
+ * watermark declaration), ascending, and the `on_time` column when both are given.
+ */
+export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[]): OrderColumn[] {
+  if (items.length === 0) return [];
+  if (!t.setSemantics) throw new ValidationError("Only tables with set semantics may be ordered.");
+  const where = `Invalid ORDER BY clause for table argument '${t.name}'.`;
+  const seen = new Set<string>();
+  for (const o of items) {
+    if (seen.has(o.name)) throw new ValidationError(`${where} Column '${o.name}' appears more than once in ORDER BY.`);
+    seen.add(o.name);
+  }
+  const first = items[0]!;
+  const column = t.schema.indexOf(first.name, `ORDER BY of table argument '${t.name}': column`);
+  const type = t.schema.columns[column]!.type;
+  const isTimestamp = (type.root === "TIMESTAMP" || type.root === "TIMESTAMP_LTZ") && (type.precision ?? 6) <= 3;
+  if (!isTimestamp || type.timeAttribute !== "ROWTIME") {
+    throw new ValidationError(
+      `${where} The first ORDER BY column must be a time attribute (a TIMESTAMP or TIMESTAMP_LTZ column up to precision 3 with a watermark declaration). `
+      + `However, column '${first.name}' has data type '${type}'.`,
+    );
+  }
+  if (!first.ascending) throw new ValidationError(`${where} The first ORDER BY column on a timestamp column must be in ascending order.`);
+  if (t.timeColumn >= 0 && t.timeColumn !== column) {
+    throw new ValidationError(
+      `${where} The first ORDER BY column '${first.name}' and the \`on_time\` column '${t.schema.names[t.timeColumn]}' must reference the same time attribute.`,
+    );
+  }
+  return items.map((o) => ({ column: t.schema.indexOf(o.name, `ORDER BY of table argument '${t.name}': column`), direction: direction(o) }));
+}
