@@ -58,11 +58,12 @@ export type {
 export {
   ProcessTableFunction, ArgumentTrait, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
   PartitionedTable, TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
+  ChangelogMode,
 } from "./ptf/index.js";
 export type {
   PtfSpec, ArgValues, StateValues, Context, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue, ListView, MapView,
   ValueView, PolymorphicRow, StateOptions, TableTrait, AnyProcessTableFunction, ProcessOutput, FromCallOutput,
-  OnTimerContext, TimeContext, TimeKind, TimeOf,
+  OnTimerContext, TimeContext, TimeKind, TimeOf, ChangelogContext, ProcessMode,
 } from "./ptf/index.js";
 export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";

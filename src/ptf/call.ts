@@ -21,6 +21,8 @@ import { resolveStateTtls } from "./state-ttl.js";
 import { durationString } from "./ttl.js";
 import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
+import { inputDelivery } from "./updating-input.js";
+import { resolveOutputMode } from "./updating-output.js";
 
 /**
  * Resolves and validates a PTF call (Flink's SystemTypeInference and the PTF planner rules) and builds
@@ -65,19 +67,13 @@ export function resolveProcessCall(
       throw new ValidationError(`Table argument '${a.name}' requires a PARTITION BY clause for parallel processing.`);
     }
     if (decl.type !== undefined) checkTypedTable(functionName, a.name, decl.type, schema, signatureArgs);
-    const changelog = deriveChangelogMode(v.table.node, env.isBatch());
-    if (!isInsertOnly(changelog)) {
-      if (decl.has(ArgumentTrait.SUPPORT_UPDATES)) {
-        throw new ValidationError(`Table argument '${a.name}' of function '${functionName}' receives an updating table (${modeToShortString(changelog)}); updating table arguments (SUPPORT_UPDATES) are not supported yet.`);
-      }
-      throw new ValidationError(
-        `Table argument '${a.name}' of function '${functionName}' receives an updating table (changelog mode ${modeToShortString(changelog)}) `
-        + "but does not declare ArgumentTrait.SUPPORT_UPDATES: StreamPhysicalProcessTableFunction doesn't support consuming update changes",
-      );
+    const delivery = inputDelivery(functionName, a.name, decl, schema, keys, deriveChangelogMode(v.table.node, env.isBatch()));
+    if (!isInsertOnly(delivery.mode) && v.order !== undefined && v.order.length > 0) {
+      throw new ValidationError(`Invalid ORDER BY clause for table argument '${a.name}'. ORDER BY is not supported for updating tables (changelog mode ${modeToShortString(delivery.mode)}).`);
     }
     tables.push({
       name: a.name, position: a.position, decl, inputIndex: inputs.length, schema, partitionKeys: keys,
-      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog, timeColumn: -1, orderBy: [],
+      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog: delivery.mode, delivery, timeColumn: -1, orderBy: [],
     });
     orders.push(v.order ?? []);
     inputs.push(v.table.node);
@@ -129,6 +125,7 @@ export function resolveProcessCall(
 
   const layout = outputLayout(fn.outputType, tables, time.rowtime);
   const schema = new ResolvedSchema(layout.columns);
+  const outputMode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined);
   const call: ResolvedPtfCall = {
     kind: "ResolvedPtfCall",
     fn,
@@ -139,6 +136,7 @@ export function resolveProcessCall(
     scalars: Object.freeze(scalars),
     prefix: layout.prefix,
     functionColumns: layout.columns.slice(layout.prefixSize, layout.prefixSize + layout.functionSize),
+    outputMode,
     rowtime: time.rowtime,
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),

@@ -20,7 +20,10 @@ export interface TableSemantics {
   orderByDirections(): SortDirection[];
   /** Position of the `on_time` column in this table, or -1 when the call has no `on_time`. */
   timeColumn(): number;
-  /** The changelog mode of the table, e.g. `[INSERT]`. */
+  /**
+   * The changelog mode in which the table's rows reach eval, e.g. `[INSERT]`, `[INSERT, UPDATE_AFTER]`
+   * (upsert by the PARTITION BY key) or `[INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]` (retract).
+   */
   changelogMode(): ChangelogModeInfo;
 }
 
@@ -34,7 +37,7 @@ export interface ChangelogModeInfo {
 /**
  * What `collect` accepts for an output type `O`: a value of the output type, or a `Row.of(...)` /
  * `Row.ofKind(...)` positional row (checked against the output type when the job runs). Rows of kinds
- * other than INSERT are only valid for functions that declare an updating output (a later issue).
+ * other than INSERT are only valid for functions whose `changelogMode` declares them.
  */
 export type CollectValue<O> =
   [O] extends [never] ? never
@@ -56,6 +59,11 @@ export interface Context<TableArgs extends string = string, StateNames extends s
   collect(value: CollectValue<O>): void;
   /** Information about a table argument of this call. */
   tableSemanticsFor(argName: TableArgs): TableSemantics;
+  /**
+   * The changelog mode of this call's output (Flink's `Context.getChangelogMode()`): what the
+   * declaration's `changelogMode` gave for this call, `[INSERT]` by default.
+   */
+  changelogMode(): ChangelogModeInfo;
   /** Resets one state entry of the current key; the next call sees a fresh default. Applied when eval returns. */
   clearState(stateName: StateNames): void;
   /** Resets all state entries of the current key. */

@@ -5,6 +5,8 @@ import type { Context, OnTimerContext } from "./context.js";
 import { type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStateDecl, ValueViewDecl } from "./state.js";
 import { classOf } from "./structured.js";
 import type { TableTrait } from "./traits.js";
+import { type ChangelogContext, ChangelogMode } from "./changelog.js";
+import type { ChangelogKind } from "../table/table.js";
 
 /**
  * Declared arguments by name, in call order. The constraint names only the `kind` so that it gives no
@@ -28,7 +30,7 @@ export type StateValues<S> = { readonly [K in keyof S]: StateValueOf<S[K]> };
 export type TableArgNames<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, TableTrait> ? K : never }[keyof A] & string;
 
 /** The argument `define` takes. */
-export interface PtfSpec<A, S, O> {
+export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
   /** Name used in messages and as the default `uid` of set-semantics calls that are not made by a registered name. */
   readonly name?: string;
   /** Arguments in call order: `tableArg(...)` and `scalarArg(...)`. Omit for a PTF without arguments. */
@@ -45,6 +47,14 @@ export interface PtfSpec<A, S, O> {
    * `ctx.timeContext().time()` is its time. Required for functions that register timers.
    */
   onTimer?(ctx: OnTimerContext<TableArgNames<A>, keyof S & string, O>, state: StateValues<S>): void;
+  /**
+   * The row kinds the function emits (Flink's `ChangelogFunction.getChangelogMode`): a fixed
+   * `ChangelogMode` or a function of the call's context (the modes of its table arguments), evaluated
+   * when a call is planned. Default `ChangelogMode.insertOnly()`. `ChangelogMode.all()` lets `collect`
+   * emit `Row.ofKind(RowKind.UPDATE_BEFORE, ...)` etc.; `ChangelogMode.upsert()` updates by the
+   * PARTITION BY key (set semantics only). The result `Table` is typed `"retract"` / `"upsert"`.
+   */
+  readonly changelogMode?: ChangelogMode<M> | ((ctx: ChangelogContext) => ChangelogMode<M>);
 }
 
 /** The untyped eval as the runtime calls it. */
@@ -89,11 +99,13 @@ export const MAX_TABLE_ARGS = 20;
  * // | +I | Bob | Hello Bob, your 1 time? | ...
  * ```
  */
-export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
+export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M extends ChangelogKind = ChangelogKind> {
   /** Phantom: argument, state and output types for inference at call sites. */
   declare readonly __args: A;
   declare readonly __state: S;
   declare readonly __output: O;
+  /** Phantom: the changelog kind of a call's result (`"append"` unless `changelogMode` says otherwise). */
+  declare readonly __changelog: M;
 
   readonly name: string | undefined;
   readonly args: readonly NamedArg[];
@@ -103,8 +115,10 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
   readonly evalFn: EvalFunction;
   /** The declared onTimer, if any. */
   readonly onTimerFn: OnTimerFunction | undefined;
+  /** The declared changelogMode (a fixed mode or a function of the call), undefined = insert-only. */
+  readonly changelogModeFn: ((ctx: ChangelogContext) => ChangelogMode) | undefined;
 
-  private constructor(spec: PtfSpec<A, S, O>) {
+  private constructor(spec: PtfSpec<A, S, O, M>) {
     if (spec === null || typeof spec !== "object") throw new ValidationError("ProcessTableFunction.define needs a declaration object");
     if (spec.name !== undefined && (typeof spec.name !== "string" || spec.name === "")) {
       throw new ValidationError("ProcessTableFunction.define: name must be a non-empty string");
@@ -117,6 +131,11 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
     this.evalFn = spec.eval as unknown as EvalFunction;
     if (spec.onTimer !== undefined && typeof spec.onTimer !== "function") throw new ValidationError(`${what}: onTimer must be a function`);
     this.onTimerFn = spec.onTimer as unknown as OnTimerFunction | undefined;
+    const cm = spec.changelogMode;
+    if (cm !== undefined && !(cm instanceof ChangelogMode) && typeof cm !== "function") {
+      throw new ValidationError(`${what}: changelogMode must be a ChangelogMode (e.g. ChangelogMode.all()) or a function returning one`);
+    }
+    this.changelogModeFn = cm === undefined ? undefined : cm instanceof ChangelogMode ? () => cm : (cm as (ctx: ChangelogContext) => ChangelogMode);
     this.args = Object.entries((spec.args ?? {}) as Record<string, unknown>).map(([name, decl], position) => {
       if (!(decl instanceof TableArgDecl) && !(decl instanceof ScalarArgDecl)) {
         throw new ValidationError(`${what}: argument '${name}' must be declared with tableArg(...) or scalarArg(...)`);
@@ -135,8 +154,10 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
   }
 
   /** Declares a PTF; argument, state and output types are inferred for `eval` and for calls. */
-  static define<A extends ArgDecls = {}, S extends StateDecls = {}, O = unknown>(spec: PtfSpec<A, S, O>): ProcessTableFunction<A, S, O> {
-    return new ProcessTableFunction<A, S, O>(spec);
+  static define<A extends ArgDecls = {}, S extends StateDecls = {}, O = unknown, M extends ChangelogKind = "append">(
+    spec: PtfSpec<A, S, O, M>,
+  ): ProcessTableFunction<A, S, O, M> {
+    return new ProcessTableFunction<A, S, O, M>(spec);
   }
 
   /** Whether the output is a ROW or structured type (fields) rather than a scalar (`EXPR$0`). */
@@ -159,7 +180,7 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown> {
 }
 
 /** Flink's signature rules (SystemTypeInference, StaticArgument), checked when the function is declared. */
-function validateSignature(f: ProcessTableFunction<unknown, unknown, unknown>, what: string): void {
+function validateSignature(f: ProcessTableFunction<unknown, unknown, unknown, ChangelogKind>, what: string): void {
   if (f.args.some((a) => (SYSTEM_ARGS as readonly string[]).includes(a.name))) {
     throw new ValidationError(`Function signature must not declare system arguments. Reserved argument names are: [${SYSTEM_ARGS.join(", ")}]`);
   }

@@ -4,6 +4,7 @@ import type { TableArgDecl } from "./arguments.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { OrderColumn } from "./order-by.js";
 import type { TableTrait } from "./traits.js";
+import type { InputDelivery } from "./updating-input.js";
 
 /** A table argument of a resolved call. `inputIndex` is its position in `ProcessNode.inputs`. */
 export interface ResolvedTableArg {
@@ -18,7 +19,10 @@ export interface ResolvedTableArg {
   readonly partitionKeys: readonly number[];
   readonly setSemantics: boolean;
   readonly passThrough: boolean;
+  /** The changelog mode in which rows reach eval (after the delivery rules of updating tables). */
   readonly changelog: ChangelogMode;
+  /** How the input's changes are adapted to `changelog` (FLINK-SEMANTICS rule 11). */
+  readonly delivery: InputDelivery;
   /** Position of the `on_time` column in `schema`, or -1 when the call has no `on_time`. */
   readonly timeColumn: number;
   /** ORDER BY columns (the first is the time attribute), empty without ORDER BY. */
@@ -43,6 +47,8 @@ export interface ResolvedPtfCall {
   readonly prefix: "none" | "keys" | "all";
   /** The function's own output columns (after making names unique). */
   readonly functionColumns: readonly Column[];
+  /** The changelog mode of the output (the function's `changelogMode`, with the upsert key). */
+  readonly outputMode: ChangelogMode;
   /** The final `rowtime` output column when `on_time` is given (FLINK-SEMANTICS rule 3). */
   readonly rowtime: Column | undefined;
   /** `table.exec.state.ttl` as configured when the job is planned. */

@@ -10,9 +10,16 @@ import type { ScalarArgDecl, TableArgDecl } from "./arguments.js";
 import type { IsScalarOutput } from "./context.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { TableTrait } from "./traits.js";
+import type { ChangelogKind } from "../table/table.js";
 
 /** Any declared PTF. */
-export type AnyProcessTableFunction = ProcessTableFunction<unknown, unknown, unknown>;
+export type AnyProcessTableFunction = ProcessTableFunction<unknown, unknown, unknown, ChangelogKind>;
+
+/**
+ * The changelog kind of a call's result: what the function's `changelogMode` declares (`"append"` by
+ * default); a function called by its registered name is not known statically.
+ */
+export type ProcessMode<F> = F extends { readonly __changelog: infer M extends ChangelogKind } ? M : ChangelogKind;
 
 /** Union of the traits of all table arguments of a declaration. */
 type TableTraitsOf<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, infer T> ? T : never }[keyof A];

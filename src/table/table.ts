@@ -8,7 +8,7 @@ import type { PlanNode } from "./plan/nodes.js";
 import { TableResult } from "./table-result.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import { type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
-import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessOutput } from "../ptf/typing.js";
+import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "./types/resolved-schema.js";
 import { lateralJoin } from "../functions/lateral.js";
@@ -237,7 +237,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
     fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
-  ): Table<ProcessOutput<F, S, never, A>, "append"> {
+  ): Table<ProcessOutput<F, S, never, A>, ProcessMode<F>> {
     return this.derive(resolveProcessCall(this.env, fn, args, new TableArgument(undefined, this, [])));
   }
 

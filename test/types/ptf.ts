@@ -3,9 +3,10 @@
 // Checked by `tsc --noEmit` (every @ts-expect-error line must be an error).
 import { expectTypeOf } from "vitest";
 import {
-  $, ArgumentTrait, DataTypes, EnvironmentSettings, lit, ProcessTableFunction, Row, scalarArg, structuredType, TableEnvironment,
+  $, ArgumentTrait, ChangelogMode, DataTypes, EnvironmentSettings, lit, ProcessTableFunction, Row, scalarArg, structuredType, TableEnvironment,
   tableArg, listView, mapView, valueState, valueView,
 } from "../../src/index.js";
+import type { Table } from "../../src/index.js";
 import type { ListView, MapView, PolymorphicRow, TableSemantics, ValueView } from "../../src/index.js";
 import type { SchemaOf } from "./helpers.js";
 
@@ -154,3 +155,29 @@ const counts = names.groupBy($("name")).select($("name"), $("name").count().as("
 counts.partitionBy($("name")).process(GreetingWithMemory);
 // @ts-expect-error: same through Table.process
 counts.process(PassThrough);
+
+// ---- updating tables and outputs (changelogMode) -------------------------------------------------------
+const Forward = ProcessTableFunction.define({
+  args: { r: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.SUPPORT_UPDATES) },
+  output: DataTypes.ROW(DataTypes.FIELD("c", DataTypes.BIGINT())),
+  eval(ctx, _s, { r }) { ctx.collect(Row.ofKind(Row.kindOf(r), r.c as number)); },
+});
+const Retracting = ProcessTableFunction.define({
+  args: { r: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.SUPPORT_UPDATES) },
+  output: DataTypes.ROW(DataTypes.FIELD("c", DataTypes.BIGINT())),
+  changelogMode: () => ChangelogMode.all(),
+  eval(ctx, _s, { r }) { ctx.collect(Row.ofKind(Row.kindOf(r), r.c as number)); },
+});
+const Upserting = ProcessTableFunction.define({
+  args: { r: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.SUPPORT_UPDATES) },
+  output: DataTypes.ROW(DataTypes.FIELD("c", DataTypes.BIGINT())),
+  changelogMode: ChangelogMode.upsert(),
+  eval(ctx, _s, { r }) { ctx.collect(Row.ofKind(Row.kindOf(r), r.c as number)); },
+});
+// an updating table into SUPPORT_UPDATES is fine; the result's changelog kind follows changelogMode
+expectTypeOf(counts.partitionBy($("name")).process(Forward)).toEqualTypeOf<Table<{ name: string; c: number | null }, "append">>();
+expectTypeOf(counts.partitionBy($("name")).process(Retracting)).toEqualTypeOf<Table<{ name: string; c: number | null }, "retract">>();
+expectTypeOf(counts.partitionBy($("name")).process(Upserting)).toEqualTypeOf<Table<{ name: string; c: number | null }, "upsert">>();
+expectTypeOf(env.fromCall(Retracting, counts.partitionBy($("name")).asArgument("r"))).toEqualTypeOf<Table<{ name: string; c: number | null }, "retract">>();
+// @ts-expect-error: a retracting PTF's output into an insert-only table argument
+counts.partitionBy($("name")).process(Retracting).partitionBy($("name")).process(GreetingWithMemory);

@@ -1,4 +1,6 @@
+import { ValidationError } from "../errors.js";
 import { Kind } from "../row.js";
+import type { ExprNode } from "../../expressions/node.js";
 import type { PlanNode } from "./nodes.js";
 
 /**
@@ -38,6 +40,40 @@ function union(modes: readonly ChangelogMode[]): ChangelogMode {
   return { kinds: [...kinds].sort() };
 }
 
+/** An upsert changelog: updates by key without UPDATE_BEFORE (e.g. a PTF declaring `ChangelogMode.upsert()`). */
+export const isKeyedUpsert = (m: ChangelogMode): boolean =>
+  m.kinds.includes(Kind.UPDATE_AFTER) && !m.kinds.includes(Kind.UPDATE_BEFORE) && (m.upsertKeys?.length ?? 0) > 0;
+
+/**
+ * Operators that retract what an earlier row produced need UPDATE_BEFORE (or full deletes): an upsert
+ * input cannot feed them. Flink fails such plans (V-39, V-41); so does tablestream, naming the consumer.
+ */
+export function requireRetractions(consumer: string, input: ChangelogMode): void {
+  if (!isKeyedUpsert(input) && !(input.keyOnlyDeletes === true)) return;
+  throw new ValidationError(
+    `Can't generate a valid execution plan for the given query because of a changelog mismatch: ${consumer} needs retractions `
+    + `(UPDATE_BEFORE and full deletes) but its input is an upsert changelog ${modeToShortString(input)} keyed by [${(input.upsertKeys ?? []).join(", ")}].`,
+  );
+}
+
+/**
+ * The upsert key of an upsert changelog after a projection: renamed with its column; a projection that
+ * drops a key column leaves rows no consumer can relate (Flink: changelog mismatch).
+ */
+function projectUpsertKeys(input: ChangelogMode, exprs: readonly ExprNode[], names: readonly string[]): ChangelogMode {
+  const upsertKeys = input.upsertKeys!.map((k) => {
+    const i = exprs.findIndex((e) => e.kind === "Column" && e.name === k);
+    if (i < 0) {
+      throw new ValidationError(
+        `Can't generate a valid execution plan for the given query because of a changelog mismatch: a projection drops the upsert key column '${k}' `
+        + `of an upsert changelog ${modeToShortString(input)} keyed by [${input.upsertKeys!.join(", ")}]; keep the key columns.`,
+      );
+    }
+    return names[i]!;
+  });
+  return { ...input, upsertKeys };
+}
+
 /** Hook for node kinds whose mode is defined elsewhere (PTFs). */
 export type ModeDeriver = (node: PlanNode, inputs: readonly ChangelogMode[], batch: boolean) => ChangelogMode;
 let processModeDeriver: ModeDeriver | undefined;
@@ -58,16 +94,24 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "Sink":
       mode = INSERT_ONLY;
       break;
-    case "Project":
+    case "Project": {
+      const input = deriveChangelogMode(node.input, batch, cache);
+      mode = isKeyedUpsert(input) ? projectUpsertKeys(input, node.exprs, node.schema.names) : input;
+      break;
+    }
     case "Filter":
       mode = deriveChangelogMode(node.input, batch, cache);
       break;
-    case "Correlate":
+    case "Correlate": {
       // same kinds as the input; an input key no longer identifies an output row (one row, many results)
-      mode = { kinds: deriveChangelogMode(node.input, batch, cache).kinds };
+      const input = deriveChangelogMode(node.input, batch, cache);
+      requireRetractions("a lateral table function (Correlate)", input);
+      mode = { kinds: input.kinds };
       break;
+    }
     case "Aggregate": {
       const input = deriveChangelogMode(node.input, batch, cache);
+      requireRetractions("a group aggregate", input);
       if (batch) mode = INSERT_ONLY;
       else {
         const kinds = [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER];
@@ -78,18 +122,23 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     }
     case "Distinct": {
       const input = deriveChangelogMode(node.input, batch, cache);
+      requireRetractions("DISTINCT", input);
       mode = batch || isInsertOnly(input) ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE], upsertKeys: node.schema.names };
       break;
     }
-    case "Union":
-      mode = union(node.inputs.map((i) => deriveChangelogMode(i, batch, cache)));
+    case "Union": {
+      const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
+      for (const m of inputs) requireRetractions("UNION ALL", m);
+      mode = union(inputs);
       break;
+    }
     case "WindowAggregate":
       mode = INSERT_ONLY; // one final row per window (the input is insert-only, checked when planned)
       break;
     case "OverAggregate": {
       // event-time OVER emits each row once; a non-time ORDER BY updates rows already emitted
       const input = deriveChangelogMode(node.input, batch, cache);
+      requireRetractions("an OVER aggregate", input);
       if (node.window.timeBased) mode = INSERT_ONLY;
       else mode = { kinds: hasRetractions(input) ? ALL_KINDS.kinds : [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER] };
       break;

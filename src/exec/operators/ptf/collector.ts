@@ -4,6 +4,7 @@ import { MAX_LENGTH, type DataType } from "../../../table/types/data-type.js";
 import type { Column } from "../../../table/types/resolved-schema.js";
 import { coerceValue } from "../../../table/types/values.js";
 import type { Output } from "../../operator.js";
+import { type ChangelogMode, INSERT_ONLY, modeToString } from "../../../table/plan/changelog-mode.js";
 
 /**
  * `collect(value)` of a PTF, generated once per call: it checks the value against the declared output
@@ -23,6 +24,8 @@ export interface CollectorSpec {
   readonly prefix: readonly number[];
   /** With `on_time`: the position of the time column in the input record (the rowtime of eval output). */
   readonly timeColumn?: number;
+  /** The declared output mode: the kinds `collect` may emit (default insert-only). */
+  readonly mode?: ChangelogMode;
 }
 
 const INT_RANGE: Record<string, [number, number]> = {
@@ -50,6 +53,10 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
   const isRow = spec.outputType.root === "ROW";
   const fields = isRow ? spec.outputType.fields : [{ name: "EXPR$0", type: spec.outputType }];
   const n = fields.length;
+  const mode = spec.mode ?? INSERT_ONLY;
+  // bit k set: kind k may be emitted; an insert-only function keeps the single `k!==0` check
+  let allowed = 0;
+  for (const k of mode.kinds) allowed |= 1 << k;
   const xs = fields.map((_, i) => `x${i}`);
   const where = fields.map((_, i) => `output column '${spec.columns[i]?.name ?? fields[i]!.name}' of function '${spec.functionName}'`);
   const h = {
@@ -67,7 +74,7 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
       return kindFromShort(short);
     },
     badKind(k: number): never {
-      throw new TableRuntimeException(`Invalid row kind received: ${KIND_NAME[k]}. Expected produced changelog mode: [INSERT]`);
+      throw new TableRuntimeException(`Invalid row kind received: ${KIND_NAME[k]}. Expected produced changelog mode: ${modeToString(mode)}`);
     },
     arity(got: number): never {
       throw new ExecutionError(`collect(): function '${spec.functionName}' declares ${n} output ${n === 1 ? "field" : "fields"} (${spec.outputType}) but Row.of(...) has ${got} values`);
@@ -97,7 +104,7 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
   const tc = spec.timeColumn ?? -1;
   // eval output carries the row's time, timer output the timer's (t)
   const time = tc >= 0 ? [`t===undefined?(r[${tc}]??h.nullTime(r)):t`] : [];
-  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}if(k!==0)h.badKind(k);${checks}out.record(k,[${[...prefix, ...xs, ...time].join(",")}]);`;
+  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}${allowed === 1 ? "if(k!==0)h.badKind(k);" : `if(((${allowed}>>k)&1)===0)h.badKind(k);`}${checks}out.record(k,[${[...prefix, ...xs, ...time].join(",")}]);`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function("h", `"use strict";return function collect(v,r,out,t){${body}};`)(h) as CollectFn;
 }

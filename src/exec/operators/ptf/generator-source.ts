@@ -4,6 +4,7 @@ import type { Output } from "../../operator.js";
 import type { PollResult, SourceReader } from "../../source.js";
 import { makeCollector } from "./collector.js";
 import { RuntimeContext } from "./runtime-context.js";
+import { modeInfo } from "../../../ptf/changelog.js";
 
 const NO_RECORD: readonly unknown[] = Object.freeze([]);
 
@@ -16,8 +17,11 @@ export class GeneratorSource implements SourceReader {
   private readonly ctx: RuntimeContext;
 
   constructor(private readonly call: ResolvedPtfCall) {
-    const collect = makeCollector({ functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix: [] });
+    const collect = makeCollector({
+      functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix: [], mode: call.outputMode,
+    });
     this.ctx = new RuntimeContext(call.functionName, collect, [], []);
+    this.ctx.outputMode = modeInfo(call.outputMode);
   }
 
   poll(out: Output, _max: number): PollResult {

@@ -13,6 +13,9 @@ import { MAX_DATE_MS, type TimeHost } from "./time-context.js";
 import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
 import { type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
 import { ValueStateSlot } from "./value-state.js";
+import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
+import { modeInfo } from "../../../ptf/changelog.js";
+import { Kind } from "../../../table/row.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
 
 /** A checkpoint of a PTF operator's state. */
@@ -24,6 +27,8 @@ export interface PtfSnapshot {
   readonly timers?: readonly TimerSnapshot[];
   /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released. */
   readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot>>;
+  /** Last row per upsert key of updating table arguments that need it, by argument name. */
+  readonly changelogInputs?: Readonly<Record<string, readonly (readonly [unknown, readonly unknown[]])[]>>;
 }
 
 type AnyView = KeyedStateValueView<unknown> | KeyedStateListView<unknown> | KeyedStateMapViewWithKeysNotNull<unknown, unknown>;
@@ -37,6 +42,10 @@ interface InputSide {
   readonly timeColumn: number;
   /** The sort buffer of an ORDER BY table argument. */
   readonly sort: SortBuffer | undefined;
+  /** Upsert delivery of an input with UPDATE_BEFORE: those records are dropped (FLINK-SEMANTICS rule 11). */
+  readonly dropUpdateBefore: boolean;
+  /** The input adapter of an updating table that needs the last row per key (retractions, full deletes). */
+  readonly changes: ChangelogInput | undefined;
 }
 
 /**
@@ -51,7 +60,7 @@ interface InputSide {
  * object, which is made only when eval reads the table argument. ORDER BY tables buffer their rows
  * (sort-buffer.ts) until the table's watermark passes their time.
  */
-export class PtfOperator extends BaseOperator {
+export class PtfOperator extends BaseOperator implements ChangeSink {
   outputs: Output[] = [];
   private readonly ctx: RuntimeContext;
   private readonly evalFn: (ctx: unknown, state: unknown, args: unknown) => void;
@@ -62,7 +71,7 @@ export class PtfOperator extends BaseOperator {
   private makeRow: RowMaker;
   /** Whether any table argument has ORDER BY. */
   private readonly sorted: boolean;
-  /** Several tables or ORDER BY: rows take the routing path. */
+  /** Several tables, ORDER BY or an adapted updating input: rows take the routing path. */
   private readonly routed: boolean;
   /** Reused objects passed to eval: state entries by name, arguments by name. */
   private readonly stateHolder: Record<string, unknown> = {};
@@ -95,14 +104,16 @@ export class PtfOperator extends BaseOperator {
         makeRow: table.decl.type ? typedRowMaker(table.decl.type, table.schema.types) : rowMakerFor(table.schema),
         collect: makeCollector({
           functionName: call.functionName, outputType: call.fn.outputType, columns: call.functionColumns, prefix,
-          timeColumn: call.rowtime ? table.timeColumn : -1,
+          timeColumn: call.rowtime ? table.timeColumn : -1, mode: call.outputMode,
         }),
         timeColumn: table.timeColumn,
         sort: table.orderBy.length > 0 ? new SortBuffer(table.orderBy[0]!.column, table.orderBy) : undefined,
+        dropUpdateBefore: table.delivery.dropUpdateBefore,
+        changes: table.delivery.materializeKey.length > 0 ? new ChangelogInput(table.delivery, table.schema.types) : undefined,
       };
     });
     this.sorted = this.sides.some((s) => s.sort !== undefined);
-    this.routed = this.sorted || this.sides.length > 1;
+    this.routed = this.sorted || this.sides.length > 1 || this.sides.some((x) => x.dropUpdateBefore || x.changes !== undefined);
     const first = this.sides[0]!;
     this.keyOf = first.keyOf;
     this.makeRow = first.makeRow;
@@ -143,6 +154,7 @@ export class PtfOperator extends BaseOperator {
     this.ctx = new RuntimeContext(call.functionName, first.collect, tables, clearables, time);
     this.ctx.keyOf = first.keyOf;
     this.ctx.timeColumn = first.timeColumn;
+    this.ctx.outputMode = modeInfo(call.outputMode);
     if (ptfInspection.track) ptfInspection.operators.push(this);
   }
 
@@ -178,11 +190,22 @@ export class PtfOperator extends BaseOperator {
     this.evalRecord(kind, row, this.keyOf(row));
   }
 
-  /** Several tables and/or ORDER BY: switch to the row's input, buffer it or eval it. */
+  /**
+   * Several tables, ORDER BY and/or an updating input that is adapted: switch to the row's input, adapt
+   * its changes, then buffer it or eval it.
+   */
   private routeElement(input: number, kind: number, row: unknown[]): void {
     if (input !== this.current) this.switchTo(input);
-    const sort = this.sides[input]!.sort;
-    if (sort !== undefined) this.buffer(sort, input, kind, row);
+    const side = this.sides[input]!;
+    if (kind === Kind.UPDATE_BEFORE && side.dropUpdateBefore) return;
+    if (side.changes !== undefined) side.changes.process(kind, row, this);
+    else this.deliver(kind, row);
+  }
+
+  /** A record of the current input as eval should see it: buffered (ORDER BY) or evaluated. */
+  deliver(kind: number, row: unknown[]): void {
+    const sort = this.sides[this.current]!.sort;
+    if (sort !== undefined) this.buffer(sort, this.current, kind, row);
     else this.evalRecord(kind, row, this.keyOf(row));
   }
 
@@ -324,6 +347,7 @@ export class PtfOperator extends BaseOperator {
       views: Object.fromEntries(this.views.map((v) => [v.name, v.snapshot()])),
       timers: this.timers?.snapshot() ?? [],
       ...(this.sorted ? { sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])) } : {}),
+      ...(this.sides.some((x) => x.changes) ? { changelogInputs: Object.fromEntries(this.sides.filter((x) => x.changes).map((x) => [x.name, x.changes!.snapshot()])) } : {}),
     };
   }
 
@@ -337,6 +361,7 @@ export class PtfOperator extends BaseOperator {
     for (const side of this.sides) {
       const sort = side.sort;
       if (sort !== undefined) sort.restore(s.sortBuffers?.[side.name] ?? [], (r) => (r[sort.timeColumn] as Date).getTime());
+      side.changes?.restore(s.changelogInputs?.[side.name] ?? []);
     }
   }
 

@@ -10,8 +10,8 @@ import { GeneratorSource } from "./generator-source.js";
 import { PtfOperator } from "./ptf-operator.js";
 
 /**
- * Plugs PTFs into the planner and the job graph: the changelog mode of a Process node (insert-only
- * until updating outputs arrive) and the operator factory. The factory also enforces uid uniqueness
+ * Plugs PTFs into the planner and the job graph: the changelog mode of a Process node (the function's
+ * declared output mode) and the operator factory. The factory also enforces uid uniqueness
  * per job (FLINK-SEMANTICS rule 14): two calls with the same uid are one operator if the calls are
  * identical (fan-out), an error otherwise.
  */
@@ -28,7 +28,11 @@ let installed = false;
 export function installPtfRuntime(): void {
   if (installed) return;
   installed = true;
-  registerProcessModeDeriver(() => INSERT_ONLY);
+  // the function's declared output mode, resolved when the call was planned (src/ptf/updating-output.ts)
+  registerProcessModeDeriver((node) => {
+    const call = (node as ProcessNode).call;
+    return isResolvedPtfCall(call) ? call.outputMode : INSERT_ONLY;
+  });
   registerOperatorFactory("Process", (node, ctx, build) => {
     const p = node as ProcessNode;
     const call = p.call;

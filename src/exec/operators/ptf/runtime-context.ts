@@ -1,9 +1,8 @@
 import type { ChangelogModeInfo, OnTimerContext, SortDirection, TableSemantics, TimeContext, TimeKind } from "../../../ptf/context.js";
 import type { ResolvedTableArg } from "../../../ptf/resolved-call.js";
 import { ExecutionError, TableRuntimeException } from "../../../table/errors.js";
-import type { ChangelogMode } from "../../../table/plan/changelog-mode.js";
-import { modeToString } from "../../../table/plan/changelog-mode.js";
-import { KIND_NAME } from "../../../table/row.js";
+import { INSERT_ONLY } from "../../../table/plan/changelog-mode.js";
+import { modeInfo } from "../../../ptf/changelog.js";
 import { DataType } from "../../../table/types/data-type.js";
 import type { Output } from "../../operator.js";
 import type { CollectFn } from "./collector.js";
@@ -23,12 +22,7 @@ export class RuntimeTableSemantics implements TableSemantics {
   constructor(private readonly arg: ResolvedTableArg) {
     // the table's row type as Flink's DataTypes.ROW(...) gives it: nullable (prints without NOT NULL)
     this.type = arg.decl.type ?? new DataType("ROW", true, { fields: arg.schema.columns });
-    const m = arg.changelog;
-    this.mode = Object.freeze({
-      kinds: m.kinds.map((k) => KIND_NAME[k]) as ChangelogModeInfo["kinds"],
-      keyOnlyDeletes: m.keyOnlyDeletes === true,
-      toString: () => modeToString(m as ChangelogMode),
-    });
+    this.mode = modeInfo(arg.changelog);
   }
 
   dataType(): DataType { return this.type; }
@@ -38,6 +32,8 @@ export class RuntimeTableSemantics implements TableSemantics {
   timeColumn(): number { return this.arg.timeColumn; }
   changelogMode(): ChangelogModeInfo { return this.mode; }
 }
+
+const INSERT_ONLY_INFO = modeInfo(INSERT_ONLY);
 
 /** Time of a PTF without a time host (a generator): no time, no watermark, no timers. */
 const NO_TIME: TimeHost = {
@@ -54,6 +50,8 @@ const NO_TIME: TimeHost = {
 export class RuntimeContext extends CallState implements OnTimerContext<string, string, unknown> {
   out!: Output;
   inEval = false;
+  /** The call's output mode (`ctx.changelogMode()`), set by the owner. */
+  outputMode: ChangelogModeInfo = INSERT_ONLY_INFO;
   private readonly semantics: Map<string, RuntimeTableSemantics>;
   private readonly dateTime: RuntimeTimeContext<Date>;
   private readonly millisTime: RuntimeTimeContext<number>;
@@ -75,6 +73,10 @@ export class RuntimeContext extends CallState implements OnTimerContext<string, 
   collect(value: unknown): void {
     if (!this.inEval) throw new ExecutionError(`collect() of function '${this.functionName}' was called outside eval(); keep no reference to ctx`);
     this.collectFn(value, this.record, this.out, this.timerDate);
+  }
+
+  changelogMode(): ChangelogModeInfo {
+    return this.outputMode;
   }
 
   tableSemanticsFor(argName: string): TableSemantics {

@@ -1,0 +1,86 @@
+import { ValidationError } from "../table/errors.js";
+import { type ChangelogMode, INSERT_ONLY, isInsertOnly, modeToShortString } from "../table/plan/changelog-mode.js";
+import { Kind } from "../table/row.js";
+import type { ResolvedSchema } from "../table/types/resolved-schema.js";
+import type { TableArgDecl } from "./arguments.js";
+import { ArgumentTrait, type TableTrait } from "./traits.js";
+
+/**
+ * How the changes of an updating table reach eval (FLINK-SEMANTICS rule 11), decided when the call is
+ * planned; the operator's input adapter (src/exec/operators/ptf/changelog-input.ts) applies it.
+ */
+export interface InputDelivery {
+  /** The mode eval sees (`ctx.tableSemanticsFor(arg).changelogMode()`). */
+  readonly mode: ChangelogMode;
+  /** Upsert delivery of an input that carries UPDATE_BEFORE: those records are dropped. */
+  readonly dropUpdateBefore: boolean;
+  /**
+   * Positions of the upsert key when the adapter keeps the last row per key: to make retractions of an
+   * upsert input (UPDATE_BEFORE from the previous row) or full deletes of key-only deletes. Empty: no state.
+   */
+  readonly materializeKey: readonly number[];
+  /** With `materializeKey`: emit `-U`/`+U` pairs and turn an upsert for a new key into `+I` (retract delivery). */
+  readonly retract: boolean;
+}
+
+const NONE: InputDelivery = Object.freeze({ mode: INSERT_ONLY, dropUpdateBefore: false, materializeKey: [], retract: false });
+
+/**
+ * The delivery of one table argument: insert-only tables as they are; an updating table to a
+ * SUPPORT_UPDATES argument as **upsert** when its upsert key equals the PARTITION BY columns (as a set),
+ * else (or with REQUIRE_UPDATE_BEFORE) as **retract**; REQUIRE_FULL_DELETE turns key-only deletes into
+ * deletes of the last full row. Without SUPPORT_UPDATES an updating table is Flink's V-27 error.
+ */
+export function inputDelivery(
+  functionName: string, argName: string, decl: TableArgDecl<unknown, TableTrait>, schema: ResolvedSchema,
+  partitionKeys: readonly number[], input: ChangelogMode,
+): InputDelivery {
+  if (isInsertOnly(input)) return NONE;
+  if (!decl.has(ArgumentTrait.SUPPORT_UPDATES)) {
+    throw new ValidationError(
+      `Table argument '${argName}' of function '${functionName}' receives an updating table (changelog mode ${modeToShortString(input)}) `
+      + "but does not declare ArgumentTrait.SUPPORT_UPDATES: StreamPhysicalProcessTableFunction doesn't support consuming update changes",
+    );
+  }
+  const has = (k: Kind) => input.kinds.includes(k);
+  const hasDelete = has(Kind.DELETE);
+  const upsertKeys = input.upsertKeys ?? [];
+  const keyPositions = upsertKeys.map((n) => schema.indexOf(n));
+  const partitionNames = partitionKeys.map((k) => schema.names[k]!);
+  const keyMatches = upsertKeys.length > 0 && partitionNames.length === upsertKeys.length
+    && partitionNames.every((n) => upsertKeys.includes(n));
+  const fullDelete = decl.has(ArgumentTrait.REQUIRE_FULL_DELETE);
+  const keyOnlyDeletes = input.keyOnlyDeletes === true && hasDelete;
+
+  if (keyMatches && !decl.has(ArgumentTrait.REQUIRE_UPDATE_BEFORE)) {
+    // upsert: I, UA, D by the PARTITION BY key; -U of a retract input is dropped
+    const kinds = [Kind.INSERT];
+    if (has(Kind.UPDATE_AFTER)) kinds.push(Kind.UPDATE_AFTER);
+    if (hasDelete) kinds.push(Kind.DELETE);
+    const stillKeyOnly = keyOnlyDeletes && !fullDelete;
+    return {
+      mode: { kinds, upsertKeys, ...(stillKeyOnly ? { keyOnlyDeletes: true } : {}) },
+      dropUpdateBefore: has(Kind.UPDATE_BEFORE),
+      materializeKey: keyOnlyDeletes && fullDelete ? keyPositions : [],
+      retract: false,
+    };
+  }
+  // retract: every update as -U/+U, deletes with the full row
+  const kinds = [Kind.INSERT];
+  if (has(Kind.UPDATE_AFTER) || has(Kind.UPDATE_BEFORE)) kinds.push(Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER);
+  if (hasDelete) kinds.push(Kind.DELETE);
+  const needsState = (has(Kind.UPDATE_AFTER) && !has(Kind.UPDATE_BEFORE)) || keyOnlyDeletes;
+  if (needsState && upsertKeys.length === 0) {
+    throw new ValidationError(
+      `Table argument '${argName}' of function '${functionName}' receives an upsert changelog (${modeToShortString(input)}) without an upsert key, `
+      + "so its updates cannot be delivered as retractions (UPDATE_BEFORE needs the previous row of the key). "
+      + "Declare a primary key on the input, or PARTITION BY its upsert key without ArgumentTrait.REQUIRE_UPDATE_BEFORE.",
+    );
+  }
+  return {
+    mode: { kinds },
+    dropUpdateBefore: false,
+    materializeKey: needsState ? keyPositions : [],
+    retract: needsState,
+  };
+}
