@@ -15,13 +15,14 @@ import { valueKey } from "./value-key.js";
 const Exact = Decimal.clone({ precision: 100, rounding: Decimal.ROUND_HALF_UP });
 const toExact = (v: unknown): Decimal => new Exact(helpers.dec(v));
 
-const INT_RANGE: Record<string, [number, number]> = {
+/** The range of each integer type's values (BIGINT: the exactly representable JS integers). */
+export const INT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
   TINYINT: [-128, 127], SMALLINT: [-32768, 32767], INT: [-2147483648, 2147483647],
   BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
 /** Flink wraps integer sums around silently; tablestream fails the job instead (docs/semantics.md). */
-function checkRange(v: number, type: DataType, what: string): number {
+export function checkRange(v: number, type: DataType, what: string): number {
   const r = INT_RANGE[type.root];
   if (r && (v < r[0] || v > r[1])) {
     throw new ExecutionError(`${what} overflow: ${v} does not fit ${type.root}${type.root === "BIGINT" ? " (exactly representable range ±(2^53-1))" : ""}`);
@@ -69,23 +70,31 @@ class ValueCount {
   set(g: number, n: number): void { if (this.own) this.own[g] = n; }
 }
 
-/** SUM / SUM0 over JS numbers; integer results are range-checked when read. */
-export class SumNumberAcc implements Accumulator {
-  private sums = new Float64Array(16);
-  private readonly n: ValueCount;
-  constructor(private readonly type: DataType, private readonly zeroWhenEmpty: boolean, rows?: RowCounter) {
+/** A sum of JS numbers and its number of values: the state of SUM, SUM0 and AVG; subclasses read it. */
+abstract class NumberSumAcc implements Accumulator {
+  protected sums = new Float64Array(16);
+  protected readonly n: ValueCount;
+  constructor(rows?: RowCounter) {
     this.n = new ValueCount(rows);
   }
   grow(c: number): void { this.sums = growFloat64(this.sums, c); this.n.grow(c); }
   reset(g: number): void { this.sums[g] = 0; this.n.reset(g); }
   accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g]! += v as number; this.n.add(g, 1); } }
   retract(g: number, v: unknown): void { if (v !== null) { this.sums[g]! -= v as number; this.n.add(g, -1); } }
+  abstract value(g: number): unknown;
+  snapshot(g: number): unknown { return [this.sums[g], this.n.get(g)]; }
+  restore(g: number, d: unknown): void { const [s, n] = d as [number, number]; this.sums[g] = s; this.n.set(g, n); }
+}
+
+/** SUM / SUM0 over JS numbers; integer results are range-checked when read. */
+export class SumNumberAcc extends NumberSumAcc {
+  constructor(private readonly type: DataType, private readonly zeroWhenEmpty: boolean, rows?: RowCounter) {
+    super(rows);
+  }
   value(g: number): unknown {
     if (this.n.get(g) === 0) return this.zeroWhenEmpty ? 0 : null;
     return checkRange(this.sums[g]!, this.type, "SUM");
   }
-  snapshot(g: number): unknown { return [this.sums[g], this.n.get(g)]; }
-  restore(g: number, d: unknown): void { const [s, n] = d as [number, number]; this.sums[g] = s; this.n.set(g, n); }
 }
 
 /** SUM / SUM0 / AVG over decimals, exact. */
@@ -110,24 +119,16 @@ export class DecimalSumAcc implements Accumulator {
 }
 
 /** AVG over numbers: integer types truncate toward zero as in Flink (AVG of INT is INT). */
-export class AvgNumberAcc implements Accumulator {
-  private sums = new Float64Array(16);
-  private readonly n: ValueCount;
+export class AvgNumberAcc extends NumberSumAcc {
   constructor(private readonly integer: boolean, rows?: RowCounter) {
-    this.n = new ValueCount(rows);
+    super(rows);
   }
-  grow(c: number): void { this.sums = growFloat64(this.sums, c); this.n.grow(c); }
-  reset(g: number): void { this.sums[g] = 0; this.n.reset(g); }
-  accumulate(g: number, v: unknown): void { if (v !== null) { this.sums[g]! += v as number; this.n.add(g, 1); } }
-  retract(g: number, v: unknown): void { if (v !== null) { this.sums[g]! -= v as number; this.n.add(g, -1); } }
   value(g: number): unknown {
     const n = this.n.get(g);
     if (n === 0) return null;
     const a = this.sums[g]! / n;
     return this.integer ? Math.trunc(a) : a;
   }
-  snapshot(g: number): unknown { return [this.sums[g], this.n.get(g)]; }
-  restore(g: number, d: unknown): void { const [s, n] = d as [number, number]; this.sums[g] = s; this.n.set(g, n); }
 }
 
 /**
@@ -279,9 +280,9 @@ export class DistinctAcc implements Accumulator {
   }
 }
 
-const INTEGER_ROOTS = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
+export const INTEGER_ROOTS = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
 /** Types whose values are plain JS numbers. */
-const NUMBER_ROOTS = [...INTEGER_ROOTS, "FLOAT", "DOUBLE"];
+export const NUMBER_ROOTS = [...INTEGER_ROOTS, "FLOAT", "DOUBLE"];
 
 /**
  * Creates the accumulator of a built-in aggregate call. `rows` is the operator's row counter; it stands

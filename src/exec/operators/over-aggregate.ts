@@ -3,10 +3,9 @@ import { ExecutionError } from "../../table/errors.js";
 import type { OverAggregateNode } from "../../table/plan/nodes.js";
 import { Kind } from "../../table/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
-import type { MetricGroup } from "../metrics.js";
-import { BaseOperator } from "../operator.js";
 import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
+import { EventTimeOperator } from "../windows/event-time-operator.js";
 import { TimeQueue } from "../windows/time-queue.js";
 
 /** One partition: its accumulator group, rows waiting for the watermark, and the rows of a bounded frame. */
@@ -34,14 +33,7 @@ interface Partition {
  * Partitions are released in time order across the whole operator (ties: the order the times arrived).
  * A partition key or argument expression that fails on a row fails the job with the row named (row-error.ts).
  */
-export class OverAggregateOperator extends BaseOperator {
-  numLateRecordsDropped = 0;
-
-  /** Publishes the late-row count as `<scope>.numLateRecordsDropped` (read only when a snapshot is taken). */
-  setMetrics(group: MetricGroup): void {
-    group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
-  }
-
+export class OverAggregateOperator extends EventTimeOperator {
   private readonly keys: GroupKeys;
   private readonly partitions: Partition[] = [];
   private readonly queue = new TimeQueue<Partition>();
@@ -50,13 +42,12 @@ export class OverAggregateOperator extends BaseOperator {
   private readonly args: unknown[];
   private readonly retracted: unknown[];
   private readonly argCount: number;
-  private readonly timeIndex: number;
   private readonly range: boolean;
   private readonly preceding: number | undefined;
   private readonly inputWidth: number;
 
   constructor(private readonly node: OverAggregateNode, resolveFunction?: FunctionResolver) {
-    super(1);
+    super(node.input.schema.indexOf(node.window.orderBy), `over window '${node.window.alias}' on column '${node.window.orderBy}'`);
     const w = node.window;
     if (!w.timeBased) throw new ExecutionError("OverAggregateOperator runs event-time over windows only");
     this.keys = createGroupKeys(w.partitionBy, node.input.schema, resolveFunction);
@@ -67,16 +58,11 @@ export class OverAggregateOperator extends BaseOperator {
     this.argCount = node.aggCalls.length;
     this.args = new Array<unknown>(this.argCount).fill(null);
     this.retracted = new Array<unknown>(this.argCount).fill(null);
-    this.timeIndex = node.input.schema.indexOf(w.orderBy);
     this.inputWidth = node.input.schema.size;
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
-    const t = row[this.timeIndex] as Date | null;
-    if (t === null) {
-      throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (over window '${this.node.window.alias}' on column '${this.node.window.orderBy}')`);
-    }
-    const ts = t.getTime();
+    const ts = this.rowtime(row);
     if (ts <= this.currentWatermark) {
       this.numLateRecordsDropped++;
       return;

@@ -1,12 +1,10 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
-import { ExecutionError } from "../../table/errors.js";
 import type { WindowAggregateNode, WindowProperty } from "../../table/plan/nodes.js";
 import { Kind } from "../../table/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
-import type { MetricGroup } from "../metrics.js";
-import { BaseOperator } from "../operator.js";
 import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
+import { EventTimeOperator, windowProperty } from "../windows/event-time-operator.js";
 import { TimeQueue } from "../windows/time-queue.js";
 
 /**
@@ -44,14 +42,7 @@ interface KeyState {
  * concatenated) and aggregate them then, which is why the accumulators need no merge operation.
  * A key or argument expression that fails on a record fails the job with the record named (row-error.ts).
  */
-export class SessionWindowAggregateOperator extends BaseOperator {
-  numLateRecordsDropped = 0;
-
-  /** Publishes the late-row count as `<scope>.numLateRecordsDropped` (read only when a snapshot is taken). */
-  setMetrics(group: MetricGroup): void {
-    group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
-  }
-
+export class SessionWindowAggregateOperator extends EventTimeOperator {
   private readonly keys: GroupKeys;
   private readonly byGid: (KeyState | undefined)[] = [];
   private readonly freeGids: number[] = [];
@@ -62,19 +53,17 @@ export class SessionWindowAggregateOperator extends BaseOperator {
   private readonly args: unknown[];
   private readonly argCount: number;
   private readonly gap: number;
-  private readonly timeIndex: number;
   private readonly keyCount: number;
   private readonly properties: readonly WindowProperty[];
 
   constructor(private readonly node: WindowAggregateNode, resolveFunction?: FunctionResolver) {
-    super(1);
+    super(node.input.schema.indexOf(node.window.timeColumn), `window '${node.window.alias}' on column '${node.window.timeColumn}'`);
     this.keys = createGroupKeys(node.groupKeys, node.input.schema, resolveFunction);
     this.aggs = new AggregateSet(node.aggCalls, false);
     this.readArgs = argumentReader(node.aggCalls, node.input.schema, resolveFunction);
     this.argCount = node.aggCalls.length;
     this.args = new Array<unknown>(this.argCount).fill(null);
     this.gap = node.window.size;
-    this.timeIndex = node.input.schema.indexOf(node.window.timeColumn);
     this.keyCount = node.groupKeys.length;
     this.properties = node.properties;
   }
@@ -87,12 +76,9 @@ export class SessionWindowAggregateOperator extends BaseOperator {
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
-    const t = row[this.timeIndex] as Date | null;
-    if (t === null) {
-      throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (window '${this.node.window.alias}' on column '${this.node.window.timeColumn}')`);
-    }
+    const ts = this.rowtime(row);
     try {
-      this.assign(t.getTime(), row);
+      this.assign(ts, row);
     } catch (e) {
       // nothing is emitted while a record is assigned: every error here comes from this record
       throw errorWithRow(e, kind, row, this.node.input.schema);
@@ -183,10 +169,7 @@ export class SessionWindowAggregateOperator extends BaseOperator {
     const row = new Array<unknown>(k + n + props.length);
     for (let i = 0; i < k; i++) row[i] = s.key.keyValues[i];
     aggs.write(0, row, k);
-    for (let i = 0; i < props.length; i++) {
-      const p = props[i];
-      row[k + n + i] = new Date(p === "start" ? s.start : p === "end" ? s.end : s.end - 1);
-    }
+    for (let i = 0; i < props.length; i++) row[k + n + i] = windowProperty(props[i]!, s.start, s.end);
     const key = s.key;
     key.sessions.splice(key.sessions.indexOf(s), 1);
     if (key.sessions.length === 0) {

@@ -1,25 +1,11 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
 import { ExecutionError } from "../../table/errors.js";
-import type { WindowAggregateNode, WindowProperty } from "../../table/plan/nodes.js";
-import { Kind } from "../../table/row.js";
-import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
-import type { MetricGroup } from "../metrics.js";
-import { BaseOperator } from "../operator.js";
-import { errorWithRow } from "./row-error.js";
-import { AggregateSet } from "../windows/aggregate-set.js";
-
-/** One window [start, end) and its groups: ids are dense per window, so a firing walks 0..size in arrival order. */
-interface WindowState {
-  start: number;
-  end: number;
-  keys: GroupKeys;
-  aggs: AggregateSet;
-  /** Number of groups (the next gid). */
-  size: number;
-}
-
-/** Start of the window of size `size` aligned to the epoch that contains `t` (`%` on doubles is a slow fmod call). */
-const alignDown = (t: number, size: number): number => Math.floor(t / size) * size;
+import type { WindowAggregateNode } from "../../table/plan/nodes.js";
+import type { AggregateLayout, AggregateOptions } from "../aggregates/aggregate-layout.js";
+import { DirectOutput } from "../aggregates/downstream.js";
+import type { KeyCode } from "../aggregates/key-code.js";
+import { EventTimeOperator } from "../windows/event-time-operator.js";
+import { type WindowHost, type WindowState, compileWindowAggregate } from "../windows/window-code.js";
 
 /**
  * Group-window aggregation for windows at fixed positions on the time axis: TUMBLE, SLIDE (hop) and
@@ -31,132 +17,62 @@ const alignDown = (t: number, size: number): number => Math.floor(t / size) * si
  * - end of input (+∞ watermark) fires every remaining window.
  * Windows fire in order of their end; the keys of a window in order of their first row.
  *
- * State: per open window a key index (GroupKeys: a numeric key costs a 12-byte hash slot) and the
- * accumulators' typed columns, indexed by a per-window dense group id. Per record: one key lookup per
- * window the row is in, the accumulator updates, no allocation.
+ * The per-record path is one function generated for this operator instance: the windows of the row's
+ * time for this window type, the key and arguments evaluated once, and per window the key probe and the
+ * accumulator updates (AggregateLayout; built-in ones as typed-array updates). Firing is generated too,
+ * building output rows as array literals of this query's shape. State: per open window a key index
+ * (KeyIndex: a numeric key costs a 12-byte hash slot) and the accumulators' columns (GroupColumns),
+ * indexed by a per-window dense group id; nothing is allocated per record.
  *
- * A key or argument expression that fails on a record fails the job with the record named (row-error.ts);
- * arguments are evaluated and accumulated in one generated call, so an accumulator's own error (SUM
- * overflow) names the record too.
+ * A key or argument expression — or an accumulator — that fails on a record fails the job with the record
+ * named (row-error.ts); nothing is emitted while a record is assigned, so every such error is the record's.
  */
-export class WindowAggregateOperator extends BaseOperator {
-  /** Rows dropped because every window they belong to had fired (Flink's `numLateRecordsDropped`). */
-  numLateRecordsDropped = 0;
-
-  /** Publishes the late-row count as `<scope>.numLateRecordsDropped` (read only when a snapshot is taken). */
-  setMetrics(group: MetricGroup): void {
-    group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
-  }
-
+export class WindowAggregateOperator extends EventTimeOperator implements WindowHost {
   private readonly windows = new Map<number, WindowState>();
   /** Ends of the open windows, ascending. */
   private readonly ends: number[] = [];
-  /** The window the last row went to: consecutive rows mostly share it. */
-  private last: WindowState | undefined;
-  private readonly timeIndex: number;
-  private readonly type: WindowAggregateNode["window"]["type"];
-  private readonly size: number;
-  private readonly step: number;
-  private readonly keyCount: number;
-  private readonly properties: readonly WindowProperty[];
+  /** The window the last row went to: consecutive rows mostly share it (read by the generated code). */
+  last: WindowState | undefined;
+  private readonly layout: AggregateLayout;
+  private readonly key: KeyCode;
+  /** Where the generated code delivers its records. */
+  private readonly down = new DirectOutput(this);
+  /** Generated (window-code.ts), installed as this instance's own `processElement`. */
+  override readonly processElement: (input: number, kind: number, row: unknown[]) => void;
+  /** Generated: emits a window's groups as `+I` rows. */
+  private readonly emitWindow: (w: WindowState) => void;
 
-  constructor(private readonly node: WindowAggregateNode, private readonly resolveFunction?: FunctionResolver) {
-    super(1);
+  constructor(node: WindowAggregateNode, resolveFunction?: FunctionResolver, options: AggregateOptions = {}) {
     const w = node.window;
+    super(node.input.schema.indexOf(w.timeColumn), `window '${w.alias}' on column '${w.timeColumn}'`);
     if (w.type === "SESSION") throw new ExecutionError("WindowAggregateOperator does not run session windows (see SessionWindowAggregateOperator)");
-    this.type = w.type;
-    this.size = w.size;
-    this.step = w.step ?? w.size;
-    this.timeIndex = node.input.schema.indexOf(w.timeColumn);
-    this.keyCount = node.groupKeys.length;
-    this.properties = node.properties;
+    const code = compileWindowAggregate(node, this, this.down, resolveFunction, options);
+    this.layout = code.layout;
+    this.key = code.key;
+    // an own property rather than a method calling it: one call less per record, and the caller's
+    // (megamorphic) dispatch lands on this query's code directly
+    this.processElement = code.processElement;
+    this.emitWindow = code.emitWindow;
   }
 
   /** Number of (window, key) entries held (benchmarks report bytes per entry). */
   entryCount(): number {
     let n = 0;
-    for (const w of this.windows.values()) n += w.size;
+    for (const w of this.windows.values()) n += w.keys.size;
     return n;
   }
 
-  processElement(_input: number, kind: number, row: unknown[]): void {
-    const t = row[this.timeIndex] as Date | null;
-    if (t === null) {
-      throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (window '${this.node.window.alias}' on column '${this.node.window.timeColumn}')`);
-    }
-    try {
-      this.assign(t.getTime(), row);
-    } catch (e) {
-      // nothing is emitted while a record is assigned: every error here comes from this record
-      throw errorWithRow(e, kind, row, this.node.input.schema);
-    }
-  }
-
-  /** Adds the record to every window containing `ts` that has not fired; counts it late when there is none. */
-  private assign(ts: number, row: unknown[]): void {
-    const wm = this.currentWatermark;
-    let accepted = false;
-    switch (this.type) {
-      case "TUMBLE": {
-        const start = alignDown(ts, this.size);
-        const end = start + this.size;
-        if (end - 1 <= wm) break;
-        this.add(start, end, row);
-        accepted = true;
-        break;
-      }
-      case "SLIDE": {
-        // windows [s, s + size) with s a multiple of the slide and s <= ts < s + size, earliest end first
-        const first = alignDown(ts, this.step);
-        let s = first;
-        while (s - this.step > ts - this.size) s -= this.step;
-        for (; s <= first; s += this.step) {
-          const end = s + this.size;
-          if (end - 1 <= wm) continue;
-          this.add(s, end, row);
-          accepted = true;
-        }
-        break;
-      }
-      case "CUMULATE": {
-        // windows [cycle start, cycle start + k * step) that contain ts
-        const start = alignDown(ts, this.size);
-        const stop = start + this.size;
-        for (let end = start + (Math.floor((ts - start) / this.step) + 1) * this.step; end <= stop; end += this.step) {
-          if (end - 1 <= wm) continue;
-          this.add(start, end, row);
-          accepted = true;
-        }
-        break;
-      }
-      default:
-    }
-    if (!accepted) this.numLateRecordsDropped++;
-  }
-
-  private add(start: number, end: number, row: unknown[]): void {
-    let w = this.last;
-    if (w === undefined || w.end !== end) {
-      w = this.windows.get(end) ?? this.openWindow(start, end);
-      this.last = w;
-    }
-    const keys = w.keys;
-    let gid = keys.find(row);
-    if (gid < 0) {
-      gid = w.size++;
-      w.aggs.grow(w.size);
-      w.aggs.reset(gid);
-      keys.add(gid);
-    }
-    w.aggs.accumulateRow(gid, row);
+  /** The open window ending at `end`, opened if needed; it becomes the last window (called by the generated code). */
+  window(start: number, end: number): WindowState {
+    const w = this.windows.get(end) ?? this.openWindow(start, end);
+    this.last = w;
+    return w;
   }
 
   private openWindow(start: number, end: number): WindowState {
     // a fired window's arrays are left to the GC rather than pooled: a pool would hold a second window's
     // worth of memory for the whole job to save a few array doublings per window
-    const keys = createGroupKeys(this.node.groupKeys, this.node.input.schema, this.resolveFunction);
-    const aggs = new AggregateSet(this.node.aggCalls, false, this.node.input.schema, this.resolveFunction);
-    const w: WindowState = { start, end, keys, aggs, size: 0 };
+    const w: WindowState = { start, end, keys: this.key.newIndex(), cols: this.layout.newColumns() };
     this.windows.set(end, w);
     const ends = this.ends;
     let i = ends.length;
@@ -167,30 +83,15 @@ export class WindowAggregateOperator extends BaseOperator {
 
   protected override onWatermark(wm: number): void {
     const ends = this.ends;
-    while (ends.length > 0 && ends[0]! - 1 <= wm) this.fire(this.windows.get(ends.shift()!)!);
-    this.out.watermark(wm);
-  }
-
-  private fire(w: WindowState): void {
-    const out = this.out;
-    const k = this.keyCount;
-    const n = this.node.aggCalls.length;
-    const props = this.properties;
-    const width = k + n + props.length;
-    const { keys, aggs, start, end } = w;
-    // groups in order of creation: gids are dense per window and never reused
-    keys.forEachGroup((gid) => {
-      const row = new Array<unknown>(width);
-      keys.write(row);
-      aggs.write(gid, row, k);
-      for (let i = 0; i < props.length; i++) {
-        const p = props[i];
-        row[k + n + i] = new Date(p === "start" ? start : p === "end" ? end : end - 1);
-      }
-      out.record(Kind.INSERT, row);
-    });
-    this.windows.delete(end);
-    if (this.last === w) this.last = undefined;
+    while (ends.length > 0 && ends[0]! - 1 <= wm) {
+      const w = this.windows.get(ends.shift()!)!;
+      // groups in order of creation: gids are dense per window and never reused
+      this.emitWindow(w);
+      this.windows.delete(w.end);
+      if (this.last === w) this.last = undefined;
+    }
+    const down = this.down;
+    down.target.processWatermark(down.input, wm);
   }
 
   override snapshotState(): unknown {
@@ -198,7 +99,7 @@ export class WindowAggregateOperator extends BaseOperator {
     for (const end of this.ends) {
       const w = this.windows.get(end)!;
       const groups: { keys: unknown[]; state: unknown }[] = [];
-      w.keys.forEach((keys, gid) => groups.push({ keys, state: w.aggs.snapshot(gid) }));
+      w.keys.forEachGroup((gid, key) => groups.push({ keys: w.keys.valuesOf(key), state: this.layout.snapshot(w.cols, gid) }));
       windows.push({ start: w.start, end: w.end, groups });
     }
     return { windows, numLateRecordsDropped: this.numLateRecordsDropped };
@@ -210,10 +111,10 @@ export class WindowAggregateOperator extends BaseOperator {
     for (const sw of s.windows) {
       const w = this.openWindow(sw.start, sw.end);
       for (const g of sw.groups) {
-        const gid = w.size++;
-        w.aggs.grow(w.size);
-        w.keys.restore(g.keys, gid);
-        w.aggs.restore(gid, g.state);
+        const gid = w.cols.alloc();
+        const key = w.keys.keyOf(g.keys);
+        w.keys.add(w.keys.probeOf(key), key, gid);
+        this.layout.restore(w.cols, gid, g.state as { rows: number; accs: unknown[] });
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
- * A min-heap of (time, item) entries for event-time firing: `pollUntil(wm)` hands out the entries due at a
- * watermark in time order, ties in insertion order (so firing is deterministic). Entries are never removed
+ * A min-heap of (time, item) entries for event-time firing: `peekTime` / `pop` hand out the entries due at
+ * a watermark in time order, ties in insertion order (so firing is deterministic). Entries are never removed
  * from the middle; owners mark stale items and skip them when they come out (lazy deletion).
  */
 export class TimeQueue<T> {
@@ -25,14 +25,23 @@ export class TimeQueue<T> {
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (times[p]! < time || (times[p] === time && seqs[p]! < s)) break;
-      times[i] = times[p]!;
-      seqs[i] = seqs[p]!;
-      items[i] = items[p]!;
+      this.move(p, i);
       i = p;
     }
-    times[i] = time;
-    seqs[i] = s;
-    items[i] = item;
+    this.place(i, time, s, item);
+  }
+
+  /** Moves the entry at `from` to slot `to`. */
+  private move(from: number, to: number): void {
+    this.times[to] = this.times[from]!;
+    this.seqs[to] = this.seqs[from]!;
+    this.items[to] = this.items[from]!;
+  }
+
+  private place(i: number, time: number, seq: number, item: T): void {
+    this.times[i] = time;
+    this.seqs[i] = seq;
+    this.items[i] = item;
   }
 
   /** Time of the earliest entry, or +Infinity when empty. */
@@ -58,14 +67,10 @@ export class TimeQueue<T> {
         const r = l + 1;
         const c = r < n && (times[r]! < times[l]! || (times[r] === times[l] && seqs[r]! < seqs[l]!)) ? r : l;
         if (times[c]! > lastTime || (times[c] === lastTime && seqs[c]! > lastSeq)) break;
-        times[i] = times[c]!;
-        seqs[i] = seqs[c]!;
-        items[i] = items[c]!;
+        this.move(c, i);
         i = c;
       }
-      times[i] = lastTime;
-      seqs[i] = lastSeq;
-      items[i] = lastItem;
+      this.place(i, lastTime, lastSeq, lastItem);
     }
     return top;
   }

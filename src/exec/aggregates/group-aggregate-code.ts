@@ -1,0 +1,83 @@
+import { CodegenContext, type FunctionResolver } from "../../expressions/compile.js";
+import type { AggregateNode } from "../../table/plan/nodes.js";
+import type { Output } from "../operator.js";
+import { errorWithRow } from "../operators/row-error.js";
+import { AggregateLayout, type AggregateOptions } from "./aggregate-layout.js";
+import { argumentReads } from "./argument-code.js";
+import type { DirectOutput } from "./downstream.js";
+import type { GroupColumns } from "./group-columns.js";
+import { compileKeys } from "./key-code.js";
+import type { KeyIndex } from "./key-index.js";
+
+/** The state and generated functions of one GroupAggregateOperator. */
+export interface GroupAggregateCode {
+  readonly layout: AggregateLayout;
+  readonly index: KeyIndex;
+  readonly cols: GroupColumns;
+  /** The per-record function: `processElement(input, kind, row)`. */
+  readonly processElement: (input: number, kind: number, row: unknown[]) => void;
+  /** Emits every group as `+I` to `out` (batch end of input). */
+  readonly emitAll: (out: Output) => void;
+}
+
+/**
+ * Generates the per-record function of a group aggregate (Flink's GroupAggFunction, docs/semantics.md):
+ * the key is evaluated and probed, the arguments evaluated, the row accumulated or retracted; then, in
+ * streaming mode, `+I` for a new group, `-U`/`+U` when the result changed, nothing when it did not, `-D`
+ * when the group's last row was retracted (and the group is forgotten). A retraction for a group that
+ * does not exist is ignored. Batch mode only accumulates; `emitAll` emits the groups at the end.
+ *
+ * Only key and argument evaluation is inside the `try` that names the failing record (row-error.ts): an
+ * error raised downstream, or by reading an aggregate (SUM overflow), passes through as it is. The input's
+ * kinds decide which branches exist: an insert-only input never retracts or empties a group.
+ */
+export function compileGroupAggregate(
+  node: AggregateNode, batch: boolean, retractable: boolean, down: DirectOutput, resolveFunction?: FunctionResolver, options: AggregateOptions = {},
+): GroupAggregateCode {
+  const schema = node.input.schema;
+  const layout = new AggregateLayout(node.aggCalls, retractable, options);
+  const ctx = new CodegenContext(schema, resolveFunction, "r");
+  const key = compileKeys(node.groupKeys, ctx);
+  const args = argumentReads(node.aggCalls, ctx, (i) => layout.needsArg(i));
+  const index = key.newIndex();
+  const cols = layout.newColumns();
+  const consts = `const I=${ctx.constant(index)},S=${ctx.constant(cols)},D=${ctx.constant(down)},E=${ctx.constant(
+    (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))};`;
+  const n = layout.size;
+  const vals = layout.values(ctx);
+  const before = vals.map((_v, i) => `b${i}`);
+  const after = vals.map((_v, i) => `v${i}`);
+  // output rows as array literals of this query's shape
+  const emit = (kind: number, values: readonly string[]) => `D.target.processElement(D.input,${kind},[${[...key.columns, ...values].join(",")}]);`;
+  const vars = [...key.vars, ...args.vars];
+
+  let body = `${ctx.tempDeclarations()}${vars.length > 0 ? `let ${vars.join(",")};` : ""}`
+    + `try{${key.read}${args.read}}catch(e){throw E(e,kind,r);}`
+    + `let g=I.get(${key.probe});`;
+  if (retractable) body += "const add=kind===0||kind===2;";
+  body += `let fresh=false;if(g<0){${retractable ? "if(!add)return;" : ""}`
+    + `g=S.alloc();I.add(${key.probe},${key.key},g);${layout.created("S")}fresh=true;}${layout.prelude("S")}`;
+  if (!batch && n > 0) body += `let ${before.join(",")};if(!fresh){${before.map((b, i) => `${b}=${vals[i]};`).join("")}}`;
+  body += retractable ? `if(add){${layout.accumulate(args.xs)}}else{${layout.retract(args.xs)}}` : layout.accumulate(args.xs);
+  if (retractable) {
+    // the group's last row was retracted: delete its result and forget the group; batch emits groups in
+    // gid order at the end, and not reusing ids keeps that the order of first appearance
+    body += `if(N[g]===0){I.delete(${key.probe},g);${batch ? "" : `S.release(g);${emit(3, before)}`}return;}`;
+  }
+  if (!batch) {
+    body += `${n > 0 ? `const ${after.map((v, i) => `${v}=${vals[i]}`).join(",")};` : ""}`
+      + `if(fresh){${emit(0, after)}return;}`
+      + `if(${layout.same(ctx, before, after)})return;` // result unchanged: Flink emits nothing
+      + emit(1, before) + emit(2, after);
+  }
+
+  const emitAll = `function emitAll(out){{${layout.prelude("S")}`
+    + `I.forEachGroup(function(g,kv){out.record(0,[${[...key.columnsOf("kv"), ...vals].join(",")}]);});}`
+    // a global aggregate over no rows still has one result row (COUNT 0, SUM NULL), as in SQL
+    + (key.count === 0 ? `if(I.size===0){const g=S.alloc();${layout.prelude("S")}out.record(0,[${vals.join(",")}]);}` : "")
+    + "}";
+
+  const [processElement, emitAllFn] = ctx.build<[GroupAggregateCode["processElement"], GroupAggregateCode["emitAll"]]>(
+    `(function(){${consts}return [function groupAggregate(input,kind,r){${body}},${emitAll}];})()`);
+  return { layout, index, cols, processElement, emitAll: emitAllFn };
+}
