@@ -17,6 +17,13 @@ export function greetingWithMemory(env = TableEnvironment.create(EnvironmentSett
   return env.fromValues("Bob", "Alice", "Bob").as("name").partitionBy($("name")).process(GreetingWithMemory);
 }
 
+/** The seed's SQL form: PARTITION BY in the call gives each name its own counter. */
+export function greetingWithMemorySql(env = TableEnvironment.create(EnvironmentSettings.inStreamingMode())) {
+  env.executeSql("CREATE VIEW Names(name) AS VALUES ('Bob'), ('Alice'), ('Bob')");
+  env.createFunction("GreetingWithMemory", GreetingWithMemory);
+  return env.executeSql("SELECT * FROM GreetingWithMemory(TABLE Names PARTITION BY name)");
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await greetingWithMemory().execute().print();
 }

@@ -22,6 +22,13 @@ export function greetingByName(env = TableEnvironment.create(EnvironmentSettings
   return env.fromValues("Bob", "Alice", "Bob").as("name").process("Greeting");
 }
 
+/** The seed's SQL form: the view and the function registered upfront, then called from SQL. */
+export function greetingSql(env = TableEnvironment.create(EnvironmentSettings.inStreamingMode())) {
+  env.executeSql("CREATE VIEW Names(name) AS VALUES ('Bob'), ('Alice'), ('Bob')");
+  env.createFunction("Greeting", Greeting);
+  return env.executeSql("SELECT * FROM Greeting(TABLE Names)");
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await greeting().execute().print();
 }

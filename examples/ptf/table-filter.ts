@@ -42,6 +42,22 @@ export function tableFilterCalls(env = setup()) {
   };
 }
 
+/** The seed's SQL call forms (the function registered as "TableFilter"); each gives the same rows as the Table API forms. */
+export const TABLE_FILTER_SQL = [
+  // position-based
+  "SELECT * FROM TableFilter(TABLE t, 100)",
+  "SELECT * FROM TableFilter(TABLE t, 100, DEFAULT, 'my-ptf')",
+  "SELECT * FROM TableFilter(TABLE t, 100, DEFAULT, DEFAULT)",
+  // name-based
+  "SELECT * FROM TableFilter(input => TABLE t, threshold => 100)",
+  "SELECT * FROM TableFilter(input => TABLE t, threshold => 100, uid => 'my-ptf')",
+] as const;
+
+export function tableFilterSql(statement: string, env = setup()) {
+  env.createFunction("TableFilter", TableFilter);
+  return env.executeSql(statement);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await tableFilterCalls().named.execute().print();
 }

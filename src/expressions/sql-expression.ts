@@ -25,6 +25,15 @@ export function parseSqlExpression(src: string, what = "SQL expression"): ExprNo
   return e;
 }
 
+/**
+ * Parses one expression at the stream's position and leaves the stream after it (a SELECT item, a
+ * WHERE condition, a PTF argument): used by the statement parser (src/sql) so that errors name the
+ * line and column in the whole statement.
+ */
+export function parseSqlExpressionAt(ts: TokenStream): ExprNode {
+  return new Parser(ts).expression();
+}
+
 /** SQL function names mapped onto built-in expression functions (same argument order). */
 const SQL_FUNCTIONS: Readonly<Record<string, { fn: string; min: number; max: number }>> = {
   IF: { fn: "if", min: 3, max: 3 },

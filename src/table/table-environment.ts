@@ -22,6 +22,7 @@ import { TableRegistry, scanNode, sinkNode } from "./connector-tables.js";
 import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
+import { executeSql, sqlQuery } from "../sql/execute.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -196,6 +197,27 @@ export class TableEnvironment {
     fn: F, ...args: A & CheckCallArgs<F, A>
   ): Table<FromCallOutput<F, A>, ProcessMode<F>> {
     return new Table(this, resolveProcessCall(this, fn, args));
+  }
+
+  // ---- SQL: executeSql / sqlQuery (src/sql, docs/sql.md) ----
+
+  /**
+   * Runs one SQL statement (the subset in docs/sql.md). A query returns its result like
+   * `table.execute()`; CREATE VIEW / CREATE TABLE register and return Flink's OK result (one column
+   * `result` with `OK`). Syntax errors are SqlParseErrors naming line and column.
+   *
+   * ```ts
+   * env.executeSql("CREATE VIEW Names(name) AS VALUES ('Bob'), ('Alice'), ('Bob')");
+   * await env.executeSql("SELECT * FROM Greeting(TABLE Names)").print();
+   * ```
+   */
+  executeSql(statement: string): TableResult<Record<string, unknown>> {
+    return executeSql(this, statement);
+  }
+
+  /** A SELECT or VALUES query as a Table (Flink's `sqlQuery`), for further Table API calls. */
+  sqlQuery(query: string): Table<Record<string, unknown>> {
+    return sqlQuery(this, query);
   }
 
   // ---- tables with time: fromValues(schema, ...) / createTable / TableDescriptor (issue 3) ----

@@ -4,10 +4,10 @@ import { concatNonKeys } from "../../examples/ptf/concat-non-keys.js";
 import { countingFunctions } from "../../examples/ptf/counting-functions.js";
 import { dataTypes } from "../../examples/ptf/data-types.js";
 import { generators } from "../../examples/ptf/generators.js";
-import { greeting, greetingByName } from "../../examples/ptf/greeting.js";
-import { greetingWithMemory } from "../../examples/ptf/greeting-with-memory.js";
+import { greeting, greetingByName, greetingSql } from "../../examples/ptf/greeting.js";
+import { greetingWithMemory, greetingWithMemorySql } from "../../examples/ptf/greeting-with-memory.js";
 import { largeHistory } from "../../examples/ptf/large-history.js";
-import { tableFilterCalls } from "../../examples/ptf/table-filter.js";
+import { TABLE_FILTER_SQL, tableFilterCalls, tableFilterSql } from "../../examples/ptf/table-filter.js";
 import { thresholdFunction } from "../../examples/ptf/threshold-function.js";
 import { printed } from "../support.js";
 
@@ -28,10 +28,12 @@ describe("seed 000: motivating examples", () => {
   it("Greeting: row semantics, inline and registered", async () => {
     expect(await printed(greeting().execute())).toBe(greetingOut);
     expect(await printed(greetingByName().execute())).toBe(greetingOut);
+    // the seed's SQL form prints the same table
+    expect(await printed(greetingSql())).toBe(greetingOut);
   });
 
-  it("Greeting with Memory: set semantics, a counter per name", async () => {
-    expect(await printed(greetingWithMemory().execute())).toBe(lines(
+  it("Greeting with Memory: set semantics, a counter per name (Table API and SQL)", async () => {
+    const out = lines(
       "+----+--------------------------------+--------------------------------+",
       "| op |                           name |                         EXPR$0 |",
       "+----+--------------------------------+--------------------------------+",
@@ -40,7 +42,9 @@ describe("seed 000: motivating examples", () => {
       "| +I |                            Bob |        Hello Bob, your 2 time? |",
       "+----+--------------------------------+--------------------------------+",
       "3 rows in set",
-    ));
+    );
+    expect(await printed(greetingWithMemory().execute())).toBe(out);
+    expect(await printed(greetingWithMemorySql())).toBe(out);
   });
 });
 
@@ -49,6 +53,11 @@ describe("seed 000: call syntax", () => {
     const calls = tableFilterCalls();
     for (const [form, table] of Object.entries(calls)) {
       expect(await table.execute().toChangelog(), form).toEqual(["+I[100, 142]", "+I[100, 101]"]);
+    }
+    for (const sql of TABLE_FILTER_SQL) {
+      const result = tableFilterSql(sql);
+      expect(result.getResolvedSchema().toShortString(), sql).toBe("[threshold: INT, score: BIGINT]");
+      expect(await result.toChangelog(), sql).toEqual(["+I[100, 142]", "+I[100, 101]"]);
     }
     expect(calls.named.getResolvedSchema().toShortString()).toBe("[threshold: INT, score: BIGINT]");
     expect(calls.fromCall.explain()).toContain("invocation=[TableFilter(TABLE(#0), 100, DEFAULT(), 'my-ptf')], uid=[my-ptf]");
