@@ -88,8 +88,8 @@ export function aggregate(input: PlanNode, givenKeys: readonly ExprNode[], given
     return { name: k.kind === "Column" ? k.name : `$key${i}`, type: typeOf(k, input.schema, pc) };
   });
   unique(keyCols.map((c) => c.name), "groupBy");
-  const aggCalls: AggCall[] = [];
-  const aggIndex = new Map<string, number>();
+  const aggs = new AggCallCollector(input.schema, pc);
+  const aggCalls = aggs.calls;
   const keyIndex = new Map(keyExprs.map((k, i) => [JSON.stringify(k), i]));
 
   // rewrite select items over the aggregate's output: [key columns..., EXPR$n aggregate columns...]
@@ -107,14 +107,7 @@ export function aggregate(input: PlanNode, givenKeys: readonly ExprNode[], given
     if (ki !== undefined && !insideAgg) return col(keyCols[ki]!.name);
     switch (e.kind) {
       case "Agg": {
-        const k = JSON.stringify(e);
-        let i = aggIndex.get(k);
-        if (i === undefined) {
-          i = aggCalls.length;
-          aggIndex.set(k, i);
-          aggCalls.push(makeAggCall(e, input.schema, pc, freshName(preferredName)));
-        }
-        return col(aggCalls[i]!.name);
+        return aggs.reference(e, () => freshName(preferredName));
       }
       case "Column":
         throw new ValidationError(`select: column '${e.name}' is neither a grouping key nor inside an aggregate (grouping keys: [${keyCols.map((c) => c.name).join(", ")}])`);
@@ -143,6 +136,29 @@ export function makeAggCall(e: AggNode, schema: ResolvedSchema, pc: PlanContext,
   return e.udf === undefined
     ? { fn: e.fn, args: e.args, distinct: e.distinct, name, type, argTypes }
     : { fn: e.fn, args: e.args, distinct: e.distinct, name, type, argTypes, udf: e.udf };
+}
+
+/**
+ * Collects the distinct aggregate calls of a select list (the same call written twice is computed once)
+ * and hands out a column reference to each call's output.
+ */
+export class AggCallCollector {
+  readonly calls: AggCall[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(private readonly schema: ResolvedSchema, private readonly pc: PlanContext) {}
+
+  /** A reference to the call's output column; on first sight the call is added under `name(i)`. */
+  reference(e: AggNode, name: (i: number) => string): ExprNode {
+    const k = JSON.stringify(e);
+    let i = this.index.get(k);
+    if (i === undefined) {
+      i = this.calls.length;
+      this.index.set(k, i);
+      this.calls.push(makeAggCall(e, this.schema, this.pc, name(i)));
+    }
+    return col(this.calls[i]!.name);
+  }
 }
 
 export function distinct(input: PlanNode): DistinctNode {

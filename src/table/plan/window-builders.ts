@@ -6,10 +6,10 @@ import { DataType } from "../types/data-type.js";
 import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import type { GroupWindowDefinition } from "../windows/group-windows.js";
 import type { OverWindowDefinition } from "../windows/over-windows.js";
-import { type PlanContext, containsAgg, makeAggCall, typeOf } from "./builders.js";
+import { AggCallCollector, type PlanContext, containsAgg, typeOf } from "./builders.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "./changelog-mode.js";
 import {
-  type AggCall, type GroupWindowSpec, type OverAggregateNode, type OverWindowSpec, type PlanNode, type ProjectNode,
+  type GroupWindowSpec, type OverAggregateNode, type OverWindowSpec, type PlanNode, type ProjectNode,
   type WindowAggregateNode, type WindowProperty, newNodeId,
 } from "./nodes.js";
 
@@ -102,8 +102,8 @@ export function windowAggregate(
   });
   unique(keyCols.map((c) => c.name), "groupBy");
   const keyIndex = new Map(groupKeys.map((k, i) => [JSON.stringify(k), i]));
-  const aggCalls: AggCall[] = [];
-  const aggIndex = new Map<string, number>();
+  const aggs = new AggCallCollector(input.schema, pc);
+  const aggCalls = aggs.calls;
   const properties: WindowProperty[] = [];
   const usedNames = new Set(keyCols.map((c) => c.name));
   const fresh = (preferred: string): string => {
@@ -119,14 +119,7 @@ export function windowAggregate(
     if (ki !== undefined && !insideAgg) return col(keyCols[ki]!.name);
     switch (e.kind) {
       case "Agg": {
-        const k = JSON.stringify(e);
-        let i = aggIndex.get(k);
-        if (i === undefined) {
-          i = aggCalls.length;
-          aggIndex.set(k, i);
-          aggCalls.push(makeAggCall(e, input.schema, pc, fresh(`EXPR$${i}`)));
-        }
-        return col(aggCalls[i]!.name);
+        return aggs.reference(e, (i) => fresh(`EXPR$${i}`));
       }
       case "Column":
         if (e.name === window.alias) {
@@ -241,8 +234,8 @@ export function overAggregate(input: PlanNode, window: OverWindowSpec, givenItem
     throw new ValidationError(`${what}: an event-time over aggregate needs an insert-only input, but the input produces updates ${modeToShortString(inputMode)}`);
   }
   const items = prepare(givenItems, input, pc);
-  const aggCalls: AggCall[] = [];
-  const aggIndex = new Map<string, number>();
+  const aggs = new AggCallCollector(input.schema, pc);
+  const aggCalls = aggs.calls;
   const usedNames = new Set(input.schema.names);
   const rewrite = (e: ExprNode): ExprNode => {
     switch (e.kind) {
@@ -256,17 +249,12 @@ export function overAggregate(input: PlanNode, window: OverWindowSpec, givenItem
           throw new ValidationError(`select: ${nodeToString(e)} refers to an unknown over window; this table's over window is '${window.alias}'`);
         }
         if (agg.kind !== "Agg") throw new ValidationError(`select: over() applies to an aggregate, got ${nodeToString(agg)}`);
-        const k = JSON.stringify(agg);
-        let i = aggIndex.get(k);
-        if (i === undefined) {
-          i = aggCalls.length;
-          aggIndex.set(k, i);
+        return aggs.reference(agg, (i) => {
           let name = `w${i}$o`;
           for (let n = 0; usedNames.has(name); n++) name = `w${i}$o${n}`;
           usedNames.add(name);
-          aggCalls.push(makeAggCall(agg, input.schema, pc, name));
-        }
-        return col(aggCalls[i]!.name);
+          return name;
+        });
       }
       default: return e;
     }
