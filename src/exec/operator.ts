@@ -29,12 +29,41 @@ export interface Operator {
   setMetrics?(group: MetricGroup): void;
 }
 
-/** Delivers to one input of a downstream operator. */
+/**
+ * Delivers to one input of a downstream operator: one edge of the job graph.
+ *
+ * `record` and `watermark` are generated for each edge when the graph is built (never per record), so the
+ * call `target.processElement(...)` inside them has a call site of its own that only ever sees one operator
+ * class. A single shared method would be one call site for every edge of every job in the process, which goes
+ * megamorphic as soon as a few queries have run, and every record would pay that dispatch (docs/benchmarks.md).
+ * The source text carries the edge's number: V8 caches compiled `new Function` sources, and two edges with
+ * the same source would share their type feedback again.
+ *
+ * `target` and `input` are public for code that calls the downstream operator itself (aggregates/downstream.ts);
+ * an edge does nothing but forward, so calling `target` directly is the same as calling the edge.
+ */
 export class OperatorOutput implements Output {
-  constructor(private readonly op: Operator, private readonly input: number) {}
-  record(kind: number, row: unknown[]): void { this.op.processElement(this.input, kind, row); }
-  watermark(wm: number): void { this.op.processWatermark(this.input, wm); }
-  endInput(): void { this.op.endInput(this.input); }
+  readonly record: (kind: number, row: unknown[]) => void;
+  readonly watermark: (wm: number) => void;
+
+  constructor(readonly target: Operator, readonly input: number) {
+    if (!Number.isInteger(input) || input < 0) throw new RangeError(`edge input must be a non-negative integer, got ${input}`);
+    const edge = edgeFunctions(target, input);
+    this.record = edge.record;
+    this.watermark = edge.watermark;
+  }
+
+  endInput(): void { this.target.endInput(this.input); }
+}
+
+let edgeCount = 0;
+
+function edgeFunctions(op: Operator, input: number): Pick<Output, "record" | "watermark"> {
+  const id = edgeCount++;
+  const src = `"use strict";return {`
+    + `record:function edge${id}_record(kind,row){op.processElement(${input},kind,row);},`
+    + `watermark:function edge${id}_watermark(wm){op.processWatermark(${input},wm);}};`;
+  return new Function("op", src)(op) as Pick<Output, "record" | "watermark">;
 }
 
 /** Fans one operator's output out to several consumers (a shared plan node). */
