@@ -7,14 +7,7 @@ import {
   UNBOUNDED_RANGE, lit,
 } from "../../src/index.js";
 
-/** Events (k, v, ts) with `WATERMARK FOR ts AS ts - INTERVAL '1' SECOND`; times in seconds after the epoch. */
-const events = Schema.newBuilder()
-  .column("k", DataTypes.STRING())
-  .column("v", DataTypes.INT())
-  .column("ts", "TIMESTAMP_LTZ(3)")
-  .watermark("ts", "ts - INTERVAL '1' SECOND")
-  .build();
-const ev = (k: string, v: number, s: number) => Row.of(k, v, new Date(s * 1000));
+import { ev, events } from "../windows/support.js";
 
 describe("late rows are counted in the job's metrics", () => {
   const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());

@@ -2,18 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   $, Cumulate, DataTypes, Row, Schema, Session, Slide, TableEnvironment, Tumble, ValidationError, ExecutionError, lit,
 } from "../../src/index.js";
-import { counter, drive } from "./support.js";
+import { at, counter, drive, ev, events } from "./support.js";
 
-/** Events (k, v, ts) with `WATERMARK FOR ts AS ts - INTERVAL '1' SECOND`; times are seconds after the epoch. */
-const events = Schema.newBuilder()
-  .column("k", DataTypes.STRING())
-  .column("v", DataTypes.INT())
-  .column("ts", "TIMESTAMP_LTZ(3)")
-  .watermark("ts", "ts - INTERVAL '1' SECOND")
-  .build();
-
-const at = (s: number) => new Date(s * 1000);
-const ev = (k: string | null, v: number, s: number) => Row.of(k, v, at(s));
 
 describe("tumbling windows", () => {
   const env = TableEnvironment.create();

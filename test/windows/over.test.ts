@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  $, CURRENT_ROW, DataTypes, Over, Row, RowKind, Schema, TableEnvironment, UNBOUNDED_RANGE, UNBOUNDED_ROW, ValidationError, lit, rowInterval,
+  $, CURRENT_ROW, DataTypes, Over, Row, RowKind, TableEnvironment, UNBOUNDED_RANGE, UNBOUNDED_ROW, ValidationError, lit, rowInterval,
 } from "../../src/index.js";
-import { counter, drive } from "./support.js";
+import { counter, drive, ev, events } from "./support.js";
 
-const events = Schema.newBuilder()
-  .column("k", DataTypes.STRING())
-  .column("v", DataTypes.INT())
-  .column("ts", "TIMESTAMP_LTZ(3)")
-  .watermark("ts", "ts - INTERVAL '1' SECOND")
-  .build();
-const ev = (k: string, v: number, s: number) => Row.of(k, v, new Date(s * 1000));
 
 describe("OVER aggregation over event time", () => {
   const env = TableEnvironment.create();

@@ -1,6 +1,6 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
 import type { Operator } from "../../src/exec/operator.js";
-import type { Table } from "../../src/index.js";
+import { DataTypes, Row, Schema, type Table } from "../../src/index.js";
 import { KIND_SHORT } from "../../src/table/row.js";
 import { toJavaString } from "../../src/table/types/format.js";
 
@@ -34,3 +34,15 @@ export function counter(operators: readonly Operator[], name: string): number {
   if (found.length !== 1) throw new Error(`expected one operator with ${name}, found ${found.length}`);
   return (found[0] as unknown as Record<string, number>)[name]!;
 }
+
+/** Events (k, v, ts) with `WATERMARK FOR ts AS ts - INTERVAL '1' SECOND`; times are seconds after the epoch. */
+export const events = Schema.newBuilder()
+  .column("k", DataTypes.STRING())
+  .column("v", DataTypes.INT())
+  .column("ts", "TIMESTAMP_LTZ(3)")
+  .watermark("ts", "ts - INTERVAL '1' SECOND")
+  .build();
+
+export const at = (s: number): Date => new Date(s * 1000);
+/** One event row; `k` may be null (a null group). */
+export const ev = (k: string | null, v: number, s: number) => Row.of(k, v, at(s));
