@@ -13,6 +13,7 @@ import { MAX_DATE_MS, type TimeHost } from "./time-context.js";
 import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
 import { type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
 import { ValueStateSlot } from "./value-state.js";
+import { type StateAccess, stateAccess } from "./state-access.js";
 import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
 import { modeInfo } from "../../../ptf/changelog.js";
 import { Kind } from "../../../table/row.js";
@@ -78,8 +79,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   private readonly argsHolder: Record<string, unknown>;
   private readonly slots: ValueStateSlot[] = [];
   private readonly slotNames: string[] = [];
-  private readonly loaded: object[] = [];
   private readonly views: AnyView[] = [];
+  /** Generated load / store of all state entries around eval and onTimer. */
+  private readonly state: StateAccess;
   private readonly needsClock: boolean;
   private readonly clock: () => number;
   /** Event-time timers per key; undefined where Flink forbids timers (row semantics, pass-through). */
@@ -135,6 +137,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       }
     });
     this.needsClock = ttls.some((t) => t.ttl > 0);
+    this.state = stateAccess(this.slots, this.slotNames, this.views, this.stateHolder);
     // table arguments are getters: the row object is made only if eval reads it (once per call); with
     // several tables only the current input's argument is non-null
     this.argsHolder = { ...call.scalars };
@@ -212,15 +215,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   /** eval for one record of the current input. */
   private evalRecord(kind: number, row: unknown[], key: unknown): void {
     const now = this.needsClock ? this.clock() : 0;
-    const slots = this.slots;
-    const holder = this.stateHolder;
-    for (let i = 0; i < slots.length; i++) {
-      const v = slots[i]!.load(key, now);
-      this.loaded[i] = v;
-      holder[this.slotNames[i]!] = v;
-    }
-    const views = this.views;
-    for (let i = 0; i < views.length; i++) views[i]!.enter(key, now);
+    const state = this.state;
+    state.load(key, now);
     this.kind = kind;
     this.record = row;
     this.row = undefined;
@@ -228,14 +224,13 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     ctx.record = row;
     ctx.inEval = true;
     try {
-      this.evalFn(ctx, holder, this.argsHolder);
+      this.evalFn(ctx, this.stateHolder, this.argsHolder);
     } catch (e) {
       throw this.failure(e);
     } finally {
       ctx.inEval = false;
     }
-    for (let i = 0; i < slots.length; i++) slots[i]!.store(key, this.loaded[i]!, now);
-    for (let i = 0; i < views.length; i++) views[i]!.leave();
+    state.store(key, now);
   }
 
   /**
@@ -285,18 +280,12 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const onTimer = this.call.fn.onTimerFn;
     if (onTimer === undefined) return;
     const ctx = this.ctx;
-    const slots = this.slots;
-    const views = this.views;
+    const state = this.state;
     const holder = this.stateHolder;
     for (let t = timers.pollDue(wm); t !== undefined; t = timers.pollDue(wm)) {
       const key = t.key;
       const now = this.needsClock ? this.clock() : 0;
-      for (let i = 0; i < slots.length; i++) {
-        const v = slots[i]!.load(key, now);
-        this.loaded[i] = v;
-        holder[this.slotNames[i]!] = v;
-      }
-      for (let i = 0; i < views.length; i++) views[i]!.enter(key, now);
+      state.load(key, now);
       if (t.input !== this.current) this.switchTo(t.input);
       ctx.record = t.record;
       ctx.inTimer = true;
@@ -315,8 +304,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
         ctx.timerName = null;
         ctx.timerTime = NaN;
       }
-      for (let i = 0; i < slots.length; i++) slots[i]!.store(key, this.loaded[i]!, now);
-      for (let i = 0; i < views.length; i++) views[i]!.leave();
+      state.store(key, now);
     }
   }
 
