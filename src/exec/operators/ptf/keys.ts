@@ -34,3 +34,8 @@ export function keyExtractor(keys: readonly number[], types: readonly DataType[]
     return s;
   };
 }
+
+/** The key column when the key is one primitive column (a generated path reads `r[i]` inline), else -1. */
+export function primitiveKeyColumn(keys: readonly number[], types: readonly DataType[]): number {
+  return keys.length === 1 && PRIMITIVE.has(types[keys[0]!]!.root) ? keys[0]! : -1;
+}

@@ -5,7 +5,8 @@ import { ExecutionError, TableError } from "../../../table/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
 import { BaseOperator, type Output } from "../../operator.js";
 import { type CollectFn, makeCollector } from "./collector.js";
-import { keyExtractor } from "./keys.js";
+import { keyExtractor, primitiveKeyColumn } from "./keys.js";
+import { fastPath } from "./fast-path.js";
 import { type RowMaker, rowMakerFor, typedRowMaker } from "./rows.js";
 import { ptfInspection } from "./inspect.js";
 import { type Clearable, RuntimeContext } from "./runtime-context.js";
@@ -87,9 +88,11 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   /** Event-time timers per key; undefined where Flink forbids timers (row semantics, pass-through). */
   readonly timers: TimerService | undefined;
   /** The current input: its kind and record, and the row object once eval asked for it. */
-  private kind = 0;
-  private record: unknown[] = [];
-  private row: object | undefined;
+  kind = 0;
+  record: unknown[] = [];
+  row: object | undefined;
+  /** The generated per-row path of the common case (fast-path.ts); undefined where it does not apply. */
+  private readonly fast: ((kind: number, row: unknown[]) => void) | undefined;
 
   constructor(readonly call: ResolvedPtfCall, settings: JobSettings) {
     super(call.tables.length);
@@ -158,6 +161,14 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     this.ctx.keyOf = first.keyOf;
     this.ctx.timeColumn = first.timeColumn;
     this.ctx.outputMode = modeInfo(call.outputMode);
+    // one table, no routing, value state without TTL: the whole per-row path is generated
+    this.fast = !this.routed && !this.needsClock && this.views.length === 0
+      ? fastPath({
+        host: this, ctx: this.ctx, evalFn: this.evalFn, stateHolder: this.stateHolder, argsHolder: this.argsHolder,
+        slots: this.slots, names: this.slotNames, keyOf: first.keyOf,
+        keyColumn: primitiveKeyColumn(tables[0]!.partitionKeys, tables[0]!.schema.types),
+      })
+      : undefined;
     if (ptfInspection.track) ptfInspection.operators.push(this);
   }
 
@@ -185,7 +196,12 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   }
 
   processElement(input: number, kind: number, row: unknown[]): void {
-    // one table without ORDER BY (the common case) pays a single flag check for the features below
+    const fast = this.fast;
+    if (fast !== undefined) {
+      fast(kind, row);
+      return;
+    }
+    // one table without ORDER BY (TTL or views: no generated path) pays a single flag check here
     if (this.routed) {
       this.routeElement(input, kind, row);
       return;
@@ -319,7 +335,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     return (this.row ??= this.makeRow(this.kind, this.record));
   }
 
-  private failure(e: unknown): Error {
+  /** The error thrown for an exception of eval (also from the generated path). */
+  failure(e: unknown): Error {
     if (e instanceof TableError) return e;
     return new ExecutionError(`Process table function '${this.call.functionName}' failed in eval() for row ${String(this.input())}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }

@@ -1,5 +1,6 @@
 import { helpers } from "../../../expressions/helpers.js";
 import type { OrderColumn } from "../../../ptf/order-by.js";
+import { heapPop, heapPush, type Less } from "./heap.js";
 
 /** A buffered row of an ORDER BY table: its key, kind, record and time (epoch ms). */
 export interface SortedRow {
@@ -47,9 +48,12 @@ export class SortBuffer {
   private heap: SortedRow[] = [];
   private seq = 0;
   private readonly compare: Compare;
+  private readonly less: Less<SortedRow>;
 
   constructor(readonly timeColumn: number, orderBy: readonly OrderColumn[]) {
-    this.compare = comparator(orderBy);
+    const compare = comparator(orderBy);
+    this.compare = compare;
+    this.less = (a, b) => compare(a, b) < 0;
   }
 
   size(): number {
@@ -57,28 +61,14 @@ export class SortBuffer {
   }
 
   add(key: unknown, kind: number, record: unknown[], time: number): void {
-    const h = this.heap;
-    h.push({ key, kind, record, time, seq: this.seq++ });
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.compare(h[i]!, h[p]!) >= 0) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
-    }
+    heapPush(this.heap, { key, kind, record, time, seq: this.seq++ }, this.less);
   }
 
   /** Removes and returns the first row with time ≤ `watermark`, or undefined. */
   pollDue(watermark: number): SortedRow | undefined {
     const h = this.heap;
     if (h.length === 0 || h[0]!.time > watermark) return undefined;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      this.down(0);
-    }
-    return top;
+    return heapPop(h, this.less);
   }
 
   /** The buffered rows in release order (plain data for checkpoints). */
@@ -90,20 +80,5 @@ export class SortBuffer {
     this.heap = [];
     this.seq = 0;
     for (const [key, kind, record] of rows) this.add(key, kind, [...record], timeOf(record));
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    const n = h.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.compare(h[l]!, h[m]!) < 0) m = l;
-      if (r < n && this.compare(h[r]!, h[m]!) < 0) m = r;
-      if (m === i) return;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
-    }
   }
 }

@@ -1,3 +1,5 @@
+import { heapify, heapPop, heapPush } from "./heap.js";
+
 /**
  * Event-time timers of a PTF operator, per virtual processor (PARTITION BY key). A key has named timers
  * (re-registering a name replaces its time) and unnamed timers (identified by their time: registering
@@ -58,7 +60,7 @@ export class TimerService {
     const t: Timer = { key, name, time, record, input, seq: this.seq++, live: true };
     if (name === null) k.unnamed.set(time, t);
     else k.named.set(name, t);
-    this.push(t);
+    heapPush(this.heap, t, before);
     this.live++;
   }
 
@@ -100,12 +102,12 @@ export class TimerService {
     while (heap.length > 0) {
       const top = heap[0]!;
       if (!top.live) {
-        this.pop();
+        heapPop(heap, before);
         this.dead--;
         continue;
       }
       if (top.time > watermark) return undefined;
-      this.pop();
+      heapPop(heap, before);
       top.live = false;
       this.live--;
       const k = this.byKey.get(top.key)!;
@@ -148,44 +150,7 @@ export class TimerService {
     if (this.dead > 64 && this.dead > this.live) {
       this.heap = this.heap.filter((x) => x.live);
       this.dead = 0;
-      const h = this.heap;
-      for (let i = (h.length >> 1) - 1; i >= 0; i--) this.down(i);
-    }
-  }
-
-  private push(t: Timer): void {
-    const h = this.heap;
-    h.push(t);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
-    }
-  }
-
-  private pop(): void {
-    const h = this.heap;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      this.down(0);
-    }
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    const n = h.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && before(h[l]!, h[m]!)) m = l;
-      if (r < n && before(h[r]!, h[m]!)) m = r;
-      if (m === i) return;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
+      heapify(this.heap, before);
     }
   }
 }

@@ -18,8 +18,10 @@ export class ValueStateSlot {
   readonly map = new Map<unknown, object>();
   readonly times: Map<unknown, number> | undefined;
   private readonly cleaner: TtlCleaner<unknown, number> | undefined;
-  private readonly fresh: () => object;
-  private readonly fields: readonly string[];
+  /** Makes the default object of a new key; read by the generated per-row path (fast-path.ts). */
+  readonly fresh: () => object;
+  /** The fields whose values make up the state (all null = no state). */
+  readonly fields: readonly string[];
   /** Field values before eval (TTL only): to see whether eval changed the state. */
   private readonly before: unknown[];
   private isNew = false;
