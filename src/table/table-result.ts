@@ -3,6 +3,7 @@ import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "./print.js";
 import { type KeyedRow, KIND_SHORT } from "./row.js";
 import { rowConverter } from "./row-converter.js";
+import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "./types/resolved-schema.js";
 import { toJavaString } from "./types/format.js";
 
@@ -12,12 +13,6 @@ const SLICE = 4096;
 /** Cancels a running job (Flink's JobClient). */
 export interface JobClient {
   cancel(): Promise<void>;
-}
-
-/** Records produced by one slice of a job: kinds and positional values side by side. */
-interface Slice {
-  readonly kinds: number[];
-  readonly rows: (readonly unknown[])[];
 }
 
 /**
@@ -95,12 +90,12 @@ export class TableResult<R extends object = Record<string, unknown>> {
     }
   }
 
-  /** Typed rows as they are produced; `Row.kindOf(row)` gives each row's kind. Breaking out cancels the job. */
-  async *collect(): AsyncGenerator<KeyedRow<R>> {
-    const convert = rowConverter<KeyedRow<R>>(this.schema);
-    for await (const { kinds, rows } of this.slices()) {
-      for (let i = 0; i < rows.length; i++) yield convert(kinds[i]!, rows[i]!);
-    }
+  /**
+   * Typed rows as they are produced; `Row.kindOf(row)` gives each row's kind. Breaking out cancels the job.
+   * The job starts on the first `next()`; rows are handed out from each slice without a generator step per row.
+   */
+  collect(): AsyncGenerator<KeyedRow<R>, void, undefined> {
+    return new RowIterator(this.slices(), rowConverter<KeyedRow<R>>(this.schema));
   }
 
   /** All rows of a bounded job, with their kinds (`Row.kindOf`). */

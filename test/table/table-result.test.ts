@@ -187,6 +187,23 @@ describe("cancellation", () => {
     return { state, result: new TableResult<{ n: number }>(schema, make, false) };
   }
 
+  it("collect(): next() calls made without awaiting are served in order, across slices, then done", async () => {
+    const { state, result } = fakeJob(2);
+    const it = result.collect();
+    const got = await Promise.all([it.next(), it.next(), it.next(), it.next(), it.next(), it.next()]);
+    expect(got.map((r) => (r.done ? "done" : r.value.n))).toEqual([1, 2, 3, 4, "done", "done"]);
+    expect(state.steps).toBe(2);
+  });
+
+  it("collect(): return() before the end cancels the job; later next() is done", async () => {
+    const { state, result } = fakeJob(1000);
+    const it = result.collect();
+    expect((await it.next()).value).toMatchObject({ n: 1 });
+    expect(await it.return()).toEqual({ done: true, value: undefined });
+    expect(state.cancelled).toBe(true);
+    expect(await it.next()).toEqual({ done: true, value: undefined });
+  });
+
   it("breaking out of collect() cancels the job and stops stepping it", async () => {
     const { state, result } = fakeJob(1000);
     const seen: number[] = [];

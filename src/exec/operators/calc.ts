@@ -4,11 +4,17 @@ import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
 import { BaseOperator } from "../operator.js";
 import { errorWithRow } from "./row-error.js";
 
+/** Numbers the generated functions: V8 shares type feedback between `new Function`s of the same source. */
+let calcCount = 0;
+
 /**
- * A chain of Filter and Project nodes fused into one generated function. For
+ * A chain of Filter and Project nodes fused into one generated `processElement`. For
  * `filter(auction % 123 = 0).select(auction, bidder, price * 0.908, dateTime)` the body is roughly
- * `if (!(r0[0]%123===0)) return; return [r0[0], r0[1], r0[2]*0.908, r0[4]];`: it returns the output
- * record, or undefined when a filter drops the row.
+ * `try { if (!(r0[0]%123===0)) return; res = [r0[0], r0[1], r0[2]*0.908, r0[4]]; } catch ... ;
+ * self.out.record(kind, res)`. The whole method is generated per operator, not just the expressions:
+ * a shared `processElement` calling a generated function would be one call site for every Calc of the
+ * process, which goes polymorphic after a few queries and cannot inline the expressions or the output
+ * edge (W0 and W1 ran ~10% slower that way).
  *
  * An expression that fails on a row (division by zero, overflow, a bad CAST) is rethrown with the row
  * in Flink's notation, e.g. "Division by zero in `dividedBy(score, 0)` (row +I[Bob, 12])" (row-error.ts).
@@ -16,9 +22,10 @@ import { errorWithRow } from "./row-error.js";
  * raised downstream of this operator passes through untouched.
  */
 export class CalcOperator extends BaseOperator {
-  private readonly fn: (r: unknown[]) => unknown[] | undefined;
+  /** Generated in the constructor; reads `this.out` on every call, so the edge set later is used. */
+  override processElement: (input: number, kind: number, row: unknown[]) => void;
 
-  constructor(stages: readonly (FilterNode | ProjectNode)[], private readonly inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver) {
+  constructor(stages: readonly (FilterNode | ProjectNode)[], inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver) {
     super(1);
     const root = new CodegenContext(inputSchema, resolveFunction, "r0");
     let ctx = root;
@@ -34,17 +41,12 @@ export class CalcOperator extends BaseOperator {
         ctx = root.stage(stage.schema, next);
       }
     });
-    body += `return ${ctx.rowVar};`;
-    this.fn = root.build(`function calc(r0){${root.tempDeclarations()}${body}}`);
-  }
-
-  processElement(_input: number, kind: number, row: unknown[]): void {
-    let out: unknown[] | undefined;
-    try {
-      out = this.fn(row);
-    } catch (e) {
-      throw errorWithRow(e, kind, row, this.inputSchema);
-    }
-    if (out !== undefined) this.out.record(kind, out);
+    const self = root.constant(this);
+    const wrap = root.constant((e: unknown, kind: number, row: readonly unknown[]) => errorWithRow(e, kind, row, inputSchema));
+    const id = calcCount++;
+    this.processElement = root.build(`(function(){const self=${self},wrap=${wrap};`
+      + `return function calc${id}_process(input,kind,r0){let res;`
+      + `try{${root.tempDeclarations()}${body}res=${ctx.rowVar};}catch(e){throw wrap(e,kind,r0);}`
+      + `self.out.record(kind,res);};})()`);
   }
 }
