@@ -14,6 +14,7 @@ import type { BidData } from "./data.js";
 import { RingSink } from "./sink.js";
 import { bidsTable } from "./source.js";
 import type { Workload } from "./workload.js";
+import { keep, usedMemory } from "./memory.js";
 
 /** Source records per `job.step()`: the slice TableResult uses. */
 export const SLICE = 4096;
@@ -201,18 +202,6 @@ function measureState(p: Prepared, data: BidData): WorkloadResult["state"] {
   return { entries, tableBytes, baselineBytes };
 }
 
-/** JS heap plus memory outside it (typed-array backing stores live there). */
-function usedMemory(): number {
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
-
-let kept: unknown;
-/** Keeps a value reachable until the next call (so the GC cannot drop state before it is measured). */
-function keep(v: unknown): void {
-  kept = v;
-  kept = undefined;
-}
 
 /** Both sides must emit the same number of outputs and the same last output (kind and values in column order). */
 function check(w: Workload, side: string, base: RingSink, other: RingSink): void {

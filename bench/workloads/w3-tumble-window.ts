@@ -12,6 +12,7 @@ import { $, lit, Row, Schema, Table, type TableEnvironment, Tumble } from "../..
 import type { ValuesNode } from "../../src/table/plan/nodes.js";
 import { BID_TYPE, type Bid, type BidData } from "../data.js";
 import { type BaselineSink, RingSink } from "../sink.js";
+import { keep, usedBytesAfterGc } from "../memory.js";
 import type { BidTable, Workload } from "../workload.js";
 
 const SIZE = 10_000;
@@ -86,17 +87,17 @@ function stateProbe(table: Table<object, "append" | "retract" | "upsert">, data:
   const probe = job(sink);
   probe.poll(from);
   const e1 = probe.op.entryCount();
-  const b1 = usedBytes();
+  const b1 = usedBytesAfterGc();
   probe.poll(n - from);
   const e2 = probe.op.entryCount();
-  const b2 = usedBytes();
+  const b2 = usedBytesAfterGc();
   keep(probe.graph);
   const base = (rows: number) => {
     const bsink = new RingSink();
     baselineLoop(data.objects, data.objects.length, bsink, true);
-    const before = usedBytes();
+    const before = usedBytesAfterGc();
     const windows = baselineLoop(data.objects, rows, bsink, false);
-    const bytes = usedBytes() - before;
+    const bytes = usedBytesAfterGc() - before;
     let entries = 0;
     for (const w of windows.values()) entries += w.size;
     return { bytes, entries };
@@ -162,17 +163,3 @@ function baselineLoop(bids: readonly Bid[], n: number, sink: BaselineSink, flush
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** Heap plus external bytes in use after full GCs (needs --expose-gc). */
-function usedBytes(): number {
-  gc!();
-  gc!();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
-
-let kept: unknown;
-/** Keeps a value reachable up to this call. */
-function keep(v: unknown): void {
-  kept = v;
-  kept = undefined;
-}
