@@ -9,7 +9,7 @@
  */
 import { EnvironmentSettings, Row, type Table, TableEnvironment } from "../src/index.js";
 import { getExecutor, type Job, type JobSettings, type JobSink } from "../src/table/executor.js";
-import { KIND_SHORT } from "../src/table/row.js";
+import { KIND_SHORT } from "../src/types/row.js";
 import type { BidData } from "./data.js";
 import { RingSink } from "./sink.js";
 import { bidsTable } from "./source.js";

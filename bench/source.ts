@@ -5,7 +5,7 @@
  * node of the same schema. Building this is planning work, outside the timed region.
  */
 import { Row, Table, type TableEnvironment, ValidationError } from "../src/index.js";
-import type { ValuesNode } from "../src/table/plan/nodes.js";
+import type { ValuesNode } from "../src/plan/nodes.js";
 import { BID_TYPE, type BidData } from "./data.js";
 import type { BidTable } from "./workload.js";
 

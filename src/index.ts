@@ -21,18 +21,18 @@ export type { ChangelogKind } from "./table/table.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
 export type { MetricsSnapshot } from "./table/executor.js";
-export { Row, RowKind, PositionalRow, ROW_KIND } from "./table/row.js";
-export type { KeyedRow } from "./table/row.js";
-export { DataTypes } from "./table/types/data-types.js";
-export { DataType } from "./table/types/data-type.js";
-export type { DayTimeInterval, YearMonthInterval, ColumnList, ValueOf } from "./table/types/data-type.js";
-export { ResolvedSchema } from "./table/types/resolved-schema.js";
+export { Row, RowKind, PositionalRow, ROW_KIND } from "./types/row.js";
+export type { KeyedRow } from "./types/row.js";
+export { DataTypes } from "./types/data-types.js";
+export { DataType } from "./types/data-type.js";
+export type { DayTimeInterval, YearMonthInterval, ColumnList, ValueOf } from "./types/data-type.js";
+export { ResolvedSchema } from "./types/resolved-schema.js";
 export { Schema, SchemaBuilder } from "./table/schema.js";
 export type { ColumnValue, SchemaColumn, SchemaWatermark, SchemaPrimaryKey } from "./table/schema.js";
 export { resolveSchema, computedColumnsFunction, watermarkEmission } from "./table/schema-resolve.js";
 export type { ResolvedTableSchema, ResolvedComputedColumn, WatermarkEmission } from "./table/schema-resolve.js";
-export { parseDataType } from "./table/types/parse-type.js";
-export type { SqlTypeValue } from "./table/types/parse-type.js";
+export { parseDataType } from "./types/parse-type.js";
+export type { SqlTypeValue } from "./types/parse-type.js";
 export { parseSqlExpression } from "./expressions/sql-expression.js";
 export {
   Tumble, Slide, Session, Cumulate, GroupWindow, TumbleWithSize, TumbleWithSizeOnTime, SlideWithSize, SlideWithSizeAndSlide,
@@ -45,7 +45,7 @@ export {
 } from "./table/windows/over-windows.js";
 export type { FrameBound } from "./table/windows/over-windows.js";
 export { GroupWindowedTable, WindowGroupedTable, OverWindowedTable } from "./table/windows/windowed-table.js";
-export { TableError, ValidationError, ExecutionError, TableRuntimeException, SqlParseError } from "./table/errors.js";
+export { TableError, ValidationError, ExecutionError, TableRuntimeException, SqlParseError } from "./types/errors.js";
 export { Expression, AggExpression, ArgumentExpression, TimeIntervalUnit } from "./expressions/expression.js";
 export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call } from "./expressions/functions.js";
 export type { TableTypeError } from "./expressions/type-level.js";

@@ -9,7 +9,7 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
 import { WindowAggregateOperator } from "../../src/exec/operators/window-aggregate.js";
 import { $, lit, Row, Schema, Table, type TableEnvironment, Tumble } from "../../src/index.js";
-import type { ValuesNode } from "../../src/table/plan/nodes.js";
+import type { ValuesNode } from "../../src/plan/nodes.js";
 import { BID_TYPE, type Bid, type BidData } from "../data.js";
 import { type BaselineSink, RingSink } from "../sink.js";
 import { keep, usedBytesAfterGc } from "../memory.js";

@@ -1,12 +1,12 @@
 import type { SinkWriter } from "../exec/source.js";
 import { helpers } from "../expressions/helpers.js";
-import { ExecutionError, ValidationError } from "../table/errors.js";
-import { KIND_SHORT, type KeyedRow, Kind } from "../table/row.js";
+import { ExecutionError, ValidationError } from "../types/errors.js";
+import { KIND_SHORT, type KeyedRow, Kind } from "../types/row.js";
 import { rowConverter } from "../table/row-converter.js";
 import type { Schema } from "../table/schema.js";
 import { checkOptionKeys, type ConnectorTable, type SinkChangelog, TableDescriptor } from "../table/table-descriptor.js";
-import { toJavaString } from "../table/types/format.js";
-import type { ResolvedSchema } from "../table/types/resolved-schema.js";
+import { toJavaString } from "../types/format.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { Connector } from "./connector.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { SinkWriter, SourceReader } from "../exec/source.js";
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 import type { JobSettings } from "../table/executor.js";
 import type { ConnectorSpec, ConnectorTable } from "../table/table-descriptor.js";
 

@@ -1,6 +1,6 @@
 import { connect, registerOperatorFactory } from "../exec/job-graph.js";
 import type { Output } from "../exec/operator.js";
-import type { SinkNode, SourceScanNode } from "../table/plan/nodes.js";
+import type { SinkNode, SourceScanNode } from "../plan/nodes.js";
 import { registerConnector, type ConnectorTable } from "../table/table-descriptor.js";
 import { collectionConnector } from "./collection.js";
 import { type Connector, connectorRuntime, registerConnectorRuntime } from "./connector.js";

@@ -1,8 +1,8 @@
 import type { SinkWriter } from "../exec/source.js";
-import { KIND_SHORT } from "../table/row.js";
+import { KIND_SHORT } from "../types/row.js";
 import { checkOptionKeys, type ConnectorTable } from "../table/table-descriptor.js";
-import type { DataType } from "../table/types/data-type.js";
-import { toJavaString } from "../table/types/format.js";
+import type { DataType } from "../types/data-type.js";
+import { toJavaString } from "../types/format.js";
 import { boolOption, type Connector } from "./connector.js";
 
 /**

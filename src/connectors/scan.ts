@@ -3,7 +3,7 @@ import type { MetricGroup } from "../exec/metrics.js";
 import type { Output } from "../exec/operator.js";
 import type { PollResult, SourceReader } from "../exec/source.js";
 import { WatermarkGenerator } from "../exec/sources/watermark-generator.js";
-import type { SourceScanNode } from "../table/plan/nodes.js";
+import type { SourceScanNode } from "../plan/nodes.js";
 
 /**
  * Everything a scan adds around a connector's reader, so that connectors only produce physical rows:

@@ -2,10 +2,10 @@ import type { MetricGroup } from "../exec/metrics.js";
 import { BaseOperator } from "../exec/operator.js";
 import type { SinkWriter } from "../exec/source.js";
 import { helpers } from "../expressions/helpers.js";
-import { ExecutionError, ValidationError } from "../table/errors.js";
-import type { SinkNode } from "../table/plan/nodes.js";
-import { Kind } from "../table/row.js";
-import type { DataType } from "../table/types/data-type.js";
+import { ExecutionError, ValidationError } from "../types/errors.js";
+import type { SinkNode } from "../plan/nodes.js";
+import { Kind } from "../types/row.js";
+import type { DataType } from "../types/data-type.js";
 
 const INTEGERS = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
 

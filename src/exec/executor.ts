@@ -1,5 +1,5 @@
 import type { Executor, Job, JobSettings, JobSink } from "../table/executor.js";
-import type { PlanNode } from "../table/plan/nodes.js";
+import type { PlanNode } from "../plan/nodes.js";
 import { LocalJob } from "./job.js";
 
 /** The in-process streaming interpreter. */

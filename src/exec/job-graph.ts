@@ -1,8 +1,8 @@
 import type { FunctionResolver } from "../expressions/compile.js";
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 import type { JobSettings, JobSink } from "../table/executor.js";
-import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly } from "../table/plan/changelog-mode.js";
-import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../table/plan/nodes.js";
+import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly } from "../plan/changelog-mode.js";
+import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
 import { CalcOperator } from "./operators/calc.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";

@@ -1,6 +1,6 @@
-import { ExecutionError, TableError } from "../table/errors.js";
+import { ExecutionError, TableError } from "../types/errors.js";
 import type { Job, JobSettings, JobSink, MetricsSnapshot, StepResult } from "../table/executor.js";
-import type { PlanNode } from "../table/plan/nodes.js";
+import type { PlanNode } from "../plan/nodes.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
 

@@ -1,4 +1,4 @@
-import type { PlanNode } from "../table/plan/nodes.js";
+import type { PlanNode } from "../plan/nodes.js";
 import type { Emitter, SourceEntry } from "./job-graph.js";
 import type { JobMetrics } from "./metrics.js";
 import type { Operator } from "./operator.js";

@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
 
 /**
  * Built-in aggregate functions: their result types (Flink's rules). The accumulators that compute

@@ -1,8 +1,8 @@
 import { Decimal } from "decimal.js";
-import { ExecutionError, ValidationError } from "../table/errors.js";
-import type { DataType } from "../table/types/data-type.js";
-import { formatTimestampSql, toSqlString } from "../table/types/format.js";
-import { fitDecimal } from "../table/types/values.js";
+import { ExecutionError, ValidationError } from "../types/errors.js";
+import type { DataType } from "../types/data-type.js";
+import { formatTimestampSql, toSqlString } from "../types/format.js";
+import { fitDecimal } from "../types/values.js";
 
 /**
  * CAST and TRY_CAST. `castFunction(from, to)` checks at planning time that Flink supports the

@@ -1,6 +1,6 @@
-import { ValidationError } from "../table/errors.js";
-import type { DataType } from "../table/types/data-type.js";
-import { commonType } from "../table/types/values.js";
+import { ValidationError } from "../types/errors.js";
+import type { DataType } from "../types/data-type.js";
+import { commonType } from "../types/values.js";
 import type { CodegenContext } from "./compile.js";
 import {
   type Compiled, T, anyNullable, arity, bind, category, coerceTo, displayName, isApprox, isBoolean, isDecimal,

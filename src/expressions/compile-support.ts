@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType, MAX_LENGTH } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType, MAX_LENGTH } from "../types/data-type.js";
 import type { CodegenContext } from "./compile.js";
 import { type CallNode, type ExprNode, nodeToString } from "./node.js";
 

@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
 import type { CodegenContext } from "./compile.js";
 import {
   type Compiled, T, arity, asNumber, category, displayName, isInteger, isInterval, isNullType, isNumeric,

@@ -1,7 +1,7 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
-import type { ResolvedSchema } from "../table/types/resolved-schema.js";
-import { coerceValue, inferType } from "../table/types/values.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
+import { coerceValue, inferType } from "../types/values.js";
 import { castFunction, isIdentityCast } from "./cast.js";
 import {
   COMPARISONS, compileBetween, compileCoalesce, compileComparison, compileIf, compileIfNull, compileIn, compileLogic, compileTest,

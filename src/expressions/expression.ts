@@ -1,4 +1,4 @@
-import type { DataType } from "../table/types/data-type.js";
+import type { DataType } from "../types/data-type.js";
 import { type AggNode, type ExprNode, callNode, literal } from "./node.js";
 import type { LitOf, ModKind, PadKind, SubstringKind, TAgg, TAlias, TLit, TOp } from "./type-level.js";
 

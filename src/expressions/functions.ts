@@ -1,4 +1,4 @@
-import type { DataType } from "../table/types/data-type.js";
+import type { DataType } from "../types/data-type.js";
 import { AggExpression, type NodeOf, Expression, toNode } from "./expression.js";
 import { callNode, col, literal } from "./node.js";
 import type { LitOf, TAgg, TCol, TLit, TOp, TUdf, TUdtf } from "./type-level.js";
@@ -48,7 +48,7 @@ export function not<A>(arg: A): Expression<TOp<"logic", [NodeOf<A>]>> {
 }
 
 /** A column list argument, e.g. `descriptor("ts").asArgument("on_time")`. */
-export function descriptor(...names: string[]): Expression<TLit<import("../table/types/data-type.js").ColumnList>> {
+export function descriptor(...names: string[]): Expression<TLit<import("../types/data-type.js").ColumnList>> {
   return new Expression({ kind: "Descriptor", names });
 }
 

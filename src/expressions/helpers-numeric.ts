@@ -1,6 +1,6 @@
 import { Decimal } from "decimal.js";
-import { ExecutionError } from "../table/errors.js";
-import { fitDecimal } from "../table/types/values.js";
+import { ExecutionError } from "../types/errors.js";
+import { fitDecimal } from "../types/values.js";
 
 /**
  * Run-time helpers for numbers, called from generated code as `h.name(...)`. `where` is the

@@ -1,4 +1,4 @@
-import { ExecutionError } from "../table/errors.js";
+import { ExecutionError } from "../types/errors.js";
 
 /**
  * Run-time helpers for string functions, with Flink's semantics (BinaryStringDataUtil and

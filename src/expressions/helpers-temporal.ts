@@ -1,4 +1,4 @@
-import { ExecutionError } from "../table/errors.js";
+import { ExecutionError } from "../types/errors.js";
 
 /**
  * Run-time helpers for temporal expressions. Timestamps are `Date`s read in UTC (the session time

@@ -1,4 +1,4 @@
-import type { DataType } from "../table/types/data-type.js";
+import type { DataType } from "../types/data-type.js";
 
 /**
  * The runtime expression tree: immutable plain objects with a `kind` equal to their role.

@@ -1,9 +1,9 @@
 import { Decimal } from "decimal.js";
-import { DataType } from "../table/types/data-type.js";
-import { parseTypeAt } from "../table/types/parse-type.js";
-import { parseTimestamp } from "../table/types/values.js";
+import { DataType } from "../types/data-type.js";
+import { parseTypeAt } from "../types/parse-type.js";
+import { parseTimestamp } from "../types/values.js";
 import { type ExprNode, callNode, col, literal } from "./node.js";
-import { TokenStream } from "./sql-lexer.js";
+import { TokenStream } from "../types/sql-lexer.js";
 
 /**
  * Parses a scalar SQL expression — a computed column (`IF(random % 2 = 0, 'Bob', 'Alice')`,

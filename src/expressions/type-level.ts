@@ -8,7 +8,7 @@
  * value that propagates upward, and readable messages built only on the error path.
  */
 import type { Decimal } from "decimal.js";
-import type { ColumnList, DayTimeInterval, YearMonthInterval } from "../table/types/data-type.js";
+import type { ColumnList, DayTimeInterval, YearMonthInterval } from "../types/data-type.js";
 
 /** Reference to a column by name. */
 export interface TCol<N extends string> { readonly col: N }

@@ -1,6 +1,6 @@
-import { ValidationError } from "../table/errors.js";
-import type { DataType } from "../table/types/data-type.js";
-import { isImplicitlyAssignable } from "../table/types/values.js";
+import { ValidationError } from "../types/errors.js";
+import type { DataType } from "../types/data-type.js";
+import { isImplicitlyAssignable } from "../types/values.js";
 import { signatureString } from "./signature.js";
 
 /**

@@ -1,7 +1,7 @@
 import { CodegenContext, compileExpr } from "../expressions/compile.js";
 import { callNode } from "../expressions/node.js";
-import { TableError, ValidationError } from "../table/errors.js";
-import { ResolvedSchema } from "../table/types/resolved-schema.js";
+import { TableError, ValidationError } from "../types/errors.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
 import { checkFunctionName } from "./signature.js";
 
 /** A registered function: the name as the user wrote it and the function object (a UDF, or a PTF from src/ptf). */

@@ -1,7 +1,7 @@
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { ExprNode } from "../expressions/node.js";
-import type { PlanContext } from "../table/plan/builders.js";
-import type { PlanNode } from "../table/plan/nodes.js";
+import type { PlanContext } from "../plan/builders.js";
+import type { PlanNode } from "../plan/nodes.js";
 import type { ProcessTableFunction } from "../ptf/function.js";
 import type { AggregateFunction } from "./aggregate-function.js";
 import { FunctionCatalog } from "./catalog.js";

@@ -1,8 +1,8 @@
 import { type ExprNode, nodeToString } from "../expressions/node.js";
-import { ValidationError } from "../table/errors.js";
-import { type PlanContext, typeOf } from "../table/plan/builders.js";
-import { type CorrelateNode, type PlanNode, newNodeId } from "../table/plan/nodes.js";
-import { type Column, ResolvedSchema } from "../table/types/resolved-schema.js";
+import { ValidationError } from "../types/errors.js";
+import { type PlanContext, typeOf } from "../plan/builders.js";
+import { type CorrelateNode, type PlanNode, newNodeId } from "../plan/nodes.js";
+import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import { checkArguments } from "./arguments.js";
 import type { FunctionCatalog } from "./catalog.js";
 import { TableFunction } from "./table-function.js";

@@ -1,9 +1,9 @@
 import { type CodegenContext, type Compiled, type FunctionResolver } from "../expressions/compile.js";
 import { type AggNode, type CallNode, type ExprNode, nodeToString } from "../expressions/node.js";
-import { ValidationError } from "../table/errors.js";
-import { type PlanContext, typeOf } from "../table/plan/builders.js";
-import { deriveChangelogMode, hasRetractions, modeToShortString } from "../table/plan/changelog-mode.js";
-import type { PlanNode } from "../table/plan/nodes.js";
+import { ValidationError } from "../types/errors.js";
+import { type PlanContext, typeOf } from "../plan/builders.js";
+import { deriveChangelogMode, hasRetractions, modeToShortString } from "../plan/changelog-mode.js";
+import type { PlanNode } from "../plan/nodes.js";
 import { AggregateFunction } from "./aggregate-function.js";
 import { checkArguments, convertArgument, needsConversion } from "./arguments.js";
 import { type FunctionCatalog, isBuiltinFunction } from "./catalog.js";

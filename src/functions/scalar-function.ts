@@ -1,4 +1,4 @@
-import type { DataType, ValueOf } from "../table/types/data-type.js";
+import type { DataType, ValueOf } from "../types/data-type.js";
 import { checkFunctionName, checkMethod, checkParams, checkType, nextFunctionId, type ParamValues } from "./signature.js";
 
 /** The declaration of a scalar function: `ScalarFunction.define({ args, result, eval })`. */

@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType, type ValueOf } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType, type ValueOf } from "../types/data-type.js";
 
 /**
  * What every user-defined function declares: its parameter types and its result type. There is no

@@ -1,7 +1,7 @@
 import type { Decimal } from "decimal.js";
-import type { PositionalRow } from "../table/row.js";
-import type { DataType, ValueOf } from "../table/types/data-type.js";
-import type { Column } from "../table/types/resolved-schema.js";
+import type { PositionalRow } from "../types/row.js";
+import type { DataType, ValueOf } from "../types/data-type.js";
+import type { Column } from "../types/resolved-schema.js";
 import { checkFunctionName, checkMethod, checkParams, checkType, nextFunctionId, type ParamValues } from "./signature.js";
 
 type IsRowValue<T> =

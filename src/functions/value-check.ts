@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js";
-import { ExecutionError, TableError } from "../table/errors.js";
-import { DataType, MAX_LENGTH } from "../table/types/data-type.js";
-import { coerceValue } from "../table/types/values.js";
+import { ExecutionError, TableError } from "../types/errors.js";
+import { DataType, MAX_LENGTH } from "../types/data-type.js";
+import { coerceValue } from "../types/values.js";
 
 /**
  * Checks values that user code hands back (a scalar function's result, a table function's collected

@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
 import { ArgumentTrait, type TableTrait, isArgumentTrait } from "./traits.js";
 
 /** The row a polymorphic table argument hands to `eval`: any columns, values not known to the compiler. */

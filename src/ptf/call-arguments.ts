@@ -1,6 +1,6 @@
 import { Expression } from "../expressions/expression.js";
 import { type ExprNode, literal, nodeToString } from "../expressions/node.js";
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 import { Table } from "../table/table.js";
 import { type NamedArg, SYSTEM_ARGS } from "./function.js";
 import type { OrderItem } from "./order-by.js";

@@ -1,11 +1,11 @@
 import type { ExprNode } from "../expressions/node.js";
-import { ValidationError } from "../table/errors.js";
-import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../table/plan/changelog-mode.js";
-import { type PlanNode, type ProcessNode, newNodeId } from "../table/plan/nodes.js";
+import { ValidationError } from "../types/errors.js";
+import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
+import { type PlanNode, type ProcessNode, newNodeId } from "../plan/nodes.js";
 import type { TableEnvironment } from "../table/table-environment.js";
-import { DataType } from "../table/types/data-type.js";
-import { ResolvedSchema } from "../table/types/resolved-schema.js";
-import { coerceValue, isImplicitlyAssignable } from "../table/types/values.js";
+import { DataType } from "../types/data-type.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
+import { coerceValue, isImplicitlyAssignable } from "../types/values.js";
 import type { TableArgDecl } from "./arguments.js";
 import { type BoundValue, bindArguments } from "./call-arguments.js";
 import { evaluateConstant } from "./constant.js";

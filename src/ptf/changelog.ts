@@ -1,6 +1,6 @@
-import { ValidationError } from "../table/errors.js";
-import { type ChangelogMode as PlanMode, INSERT_ONLY, modeToString } from "../table/plan/changelog-mode.js";
-import { Kind } from "../table/row.js";
+import { ValidationError } from "../types/errors.js";
+import { type ChangelogMode as PlanMode, INSERT_ONLY, modeToString } from "../plan/changelog-mode.js";
+import { Kind } from "../types/row.js";
 import type { ChangelogKind } from "../table/table.js";
 import type { ChangelogModeInfo } from "./context.js";
 

@@ -1,8 +1,8 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../expressions/compile.js";
 import { type ExprNode, nodeToString } from "../expressions/node.js";
-import { TableError, ValidationError } from "../table/errors.js";
-import type { DataType } from "../table/types/data-type.js";
-import { ResolvedSchema } from "../table/types/resolved-schema.js";
+import { TableError, ValidationError } from "../types/errors.js";
+import type { DataType } from "../types/data-type.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
 
 const EMPTY = new ResolvedSchema([]);
 

@@ -1,7 +1,7 @@
 import type { Decimal } from "decimal.js";
-import type { PositionalRow } from "../table/row.js";
-import type { ColumnList } from "../table/types/data-type.js";
-import type { DataType } from "../table/types/data-type.js";
+import type { PositionalRow } from "../types/row.js";
+import type { ColumnList } from "../types/data-type.js";
+import type { DataType } from "../types/data-type.js";
 
 /** Sort direction of an ORDER BY column (Flink's `TableSemantics.SortDirection`). */
 export type SortDirection = "ASC_NULLS_FIRST" | "ASC_NULLS_LAST" | "DESC_NULLS_FIRST" | "DESC_NULLS_LAST";

@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
 import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
 import type { Context, OnTimerContext } from "./context.js";
 import { type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStateDecl, ValueViewDecl } from "./state.js";

@@ -1,6 +1,6 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
-import type { Column } from "../table/types/resolved-schema.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
+import type { Column } from "../types/resolved-schema.js";
 import type { BoundValue } from "./call-arguments.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
 import { ArgumentTrait } from "./traits.js";

@@ -1,5 +1,5 @@
 import type { ExprNode } from "../expressions/node.js";
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 import type { SortDirection } from "./context.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
 import type { TableLike } from "./table-arguments.js";

@@ -1,5 +1,5 @@
-import type { DataType } from "../table/types/data-type.js";
-import type { Column } from "../table/types/resolved-schema.js";
+import type { DataType } from "../types/data-type.js";
+import type { Column } from "../types/resolved-schema.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
 
 /**

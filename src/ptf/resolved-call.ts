@@ -1,5 +1,5 @@
-import type { ChangelogMode } from "../table/plan/changelog-mode.js";
-import type { Column, ResolvedSchema } from "../table/types/resolved-schema.js";
+import type { ChangelogMode } from "../plan/changelog-mode.js";
+import type { Column, ResolvedSchema } from "../types/resolved-schema.js";
 import type { TableArgDecl } from "./arguments.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { OrderColumn } from "./order-by.js";

@@ -1,5 +1,5 @@
-import type { DataType } from "../table/types/data-type.js";
-import type { ResolvedSchema } from "../table/types/resolved-schema.js";
+import type { DataType } from "../types/data-type.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 
 /**
  * Renders a call's argument types the way Flink's SQL validator (Calcite) reports a call that matches

@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
 import { type StructuredClass, classOf } from "./structured.js";
 import { parseDuration } from "./ttl.js";
 import type { ListView, MapView, ValueView } from "./views.js";

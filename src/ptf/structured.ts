@@ -1,5 +1,5 @@
-import { ValidationError } from "../table/errors.js";
-import { DataType } from "../table/types/data-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
 
 /** A class whose instances are made with `new C()` (Flink's POJO rule: a default constructor). */
 export type StructuredClass<C> = new () => C;

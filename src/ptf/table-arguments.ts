@@ -1,8 +1,8 @@
 import type { TableTypeError } from "../expressions/type-level.js";
 import type { Expression } from "../expressions/expression.js";
 import type { ColumnNames } from "../expressions/type-level.js";
-import { ValidationError } from "../table/errors.js";
-import type { PlanNode } from "../table/plan/nodes.js";
+import { ValidationError } from "../types/errors.js";
+import type { PlanNode } from "../plan/nodes.js";
 import { Table, type ChangelogKind } from "../table/table.js";
 import type { TableEnvironment } from "../table/table-environment.js";
 import { resolveProcessCall } from "./call.js";

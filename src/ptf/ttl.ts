@@ -1,4 +1,4 @@
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 
 /**
  * Durations as Flink writes them (`TimeUtils.parseDuration`): a non-negative integer followed by an

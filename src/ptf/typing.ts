@@ -4,7 +4,7 @@
  */
 import type { ArgumentExpression, Expression } from "../expressions/expression.js";
 import type { TLit, TableTypeError } from "../expressions/type-level.js";
-import type { ColumnList } from "../table/types/data-type.js";
+import type { ColumnList } from "../types/data-type.js";
 import type { Flatten } from "../table/typing.js";
 import type { ScalarArgDecl, TableArgDecl } from "./arguments.js";
 import type { IsScalarOutput } from "./context.js";

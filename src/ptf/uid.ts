@@ -1,4 +1,4 @@
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 
 /**
  * Unique identifiers of PTF calls (FLINK-SEMANTICS rule 14). A set-semantics call keeps state that must

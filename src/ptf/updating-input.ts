@@ -1,7 +1,7 @@
-import { ValidationError } from "../table/errors.js";
-import { type ChangelogMode, INSERT_ONLY, isInsertOnly, modeToShortString } from "../table/plan/changelog-mode.js";
-import { Kind } from "../table/row.js";
-import type { ResolvedSchema } from "../table/types/resolved-schema.js";
+import { ValidationError } from "../types/errors.js";
+import { type ChangelogMode, INSERT_ONLY, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
+import { Kind } from "../types/row.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { TableArgDecl } from "./arguments.js";
 import { ArgumentTrait, type TableTrait } from "./traits.js";
 

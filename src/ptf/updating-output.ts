@@ -1,6 +1,6 @@
-import { TableError, ValidationError } from "../table/errors.js";
-import { type ChangelogMode as PlanMode, INSERT_ONLY, isInsertOnly } from "../table/plan/changelog-mode.js";
-import type { Column } from "../table/types/resolved-schema.js";
+import { TableError, ValidationError } from "../types/errors.js";
+import { type ChangelogMode as PlanMode, INSERT_ONLY, isInsertOnly } from "../plan/changelog-mode.js";
+import type { Column } from "../types/resolved-schema.js";
 import { type ChangelogContext, ChangelogMode, modeInfo, toPlanMode } from "./changelog.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { ResolvedTableArg } from "./resolved-call.js";

@@ -1,6 +1,6 @@
 import type { ExprNode } from "../expressions/node.js";
 import type { OrderItem } from "../ptf/order-by.js";
-import type { DataType } from "../table/types/data-type.js";
+import type { DataType } from "../types/data-type.js";
 
 /**
  * The statements `env.executeSql` reads (docs/sql.md). Every node keeps the source offset (`pos`) of

@@ -1,17 +1,17 @@
 import { Expression } from "../expressions/expression.js";
 import type { ExprNode } from "../expressions/node.js";
-import { sqlParseError } from "../expressions/sql-parse-error.js";
+import { sqlParseError } from "../types/sql-parse-error.js";
 import { evaluateConstant } from "../ptf/constant.js";
 import { TableArgument } from "../ptf/table-arguments.js";
-import { SqlParseError, TableError, ValidationError } from "../table/errors.js";
-import { Row } from "../table/row.js";
+import { SqlParseError, TableError, ValidationError } from "../types/errors.js";
+import { Row } from "../types/row.js";
 import { Schema } from "../table/schema.js";
 import type { Table } from "../table/table.js";
 import { TableDescriptor } from "../table/table-descriptor.js";
 import type { TableEnvironment } from "../table/table-environment.js";
-import type { DataType } from "../table/types/data-type.js";
-import { DataTypes } from "../table/types/data-types.js";
-import { commonType } from "../table/types/values.js";
+import type { DataType } from "../types/data-type.js";
+import { DataTypes } from "../types/data-types.js";
+import { commonType } from "../types/values.js";
 import type { CallArg, CreateTableStatement, CreateViewStatement, FromItem, Query, SelectQuery, ValuesQuery } from "./ast.js";
 
 type AnyTable = Table<object>;

@@ -1,10 +1,10 @@
-import { ValidationError } from "../table/errors.js";
+import { ValidationError } from "../types/errors.js";
 import type { Job, JobSink } from "../table/executor.js";
 import { TableResult } from "../table/table-result.js";
 import type { Table } from "../table/table.js";
 import type { TableEnvironment } from "../table/table-environment.js";
-import { DataTypes } from "../table/types/data-types.js";
-import { ResolvedSchema } from "../table/types/resolved-schema.js";
+import { DataTypes } from "../types/data-types.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
 import { Binder } from "./binder.js";
 import { parseStatement } from "./parser.js";
 

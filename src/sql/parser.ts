@@ -1,7 +1,7 @@
 import { parseSqlExpressionAt } from "../expressions/sql-expression.js";
-import { type Token, TokenStream } from "../expressions/sql-lexer.js";
+import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
-import { parseTypeAt } from "../table/types/parse-type.js";
+import { parseTypeAt } from "../types/parse-type.js";
 import type {
   ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";

@@ -1,14 +1,14 @@
-import { ValidationError } from "./errors.js";
-import type { PlanContext } from "./plan/builders.js";
-import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractions } from "./plan/changelog-mode.js";
-import { describeNode } from "./plan/explain.js";
-import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "./plan/nodes.js";
+import { ValidationError } from "../types/errors.js";
+import type { PlanContext } from "../plan/builders.js";
+import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractions } from "../plan/changelog-mode.js";
+import { describeNode } from "../plan/explain.js";
+import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
 import { type ConnectorTable, type TableDescriptor, connectorSpec } from "./table-descriptor.js";
-import { DataType } from "./types/data-type.js";
-import { ResolvedSchema } from "./types/resolved-schema.js";
-import { isImplicitlyAssignable } from "./types/values.js";
+import { DataType } from "../types/data-type.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
+import { isImplicitlyAssignable } from "../types/values.js";
 
 /**
  * Connector tables of an environment (`createTable` / `createTemporaryTable`), and the plan nodes that

@@ -1,6 +1,6 @@
 import type { FunctionResolver } from "../expressions/compile.js";
-import type { ChangelogMode } from "./plan/changelog-mode.js";
-import type { PlanNode } from "./plan/nodes.js";
+import type { ChangelogMode } from "../plan/changelog-mode.js";
+import type { PlanNode } from "../plan/nodes.js";
 
 /**
  * The contract between the Table API (table/) and the interpreter (exec/). table/ never imports exec/;

@@ -1,10 +1,10 @@
-import { ExecutionError, TableError } from "./errors.js";
+import { ExecutionError, TableError } from "../types/errors.js";
 import { getExecutor, type Job, type JobSettings, type MetricsSnapshot } from "./executor.js";
-import { explainPlan } from "./plan/explain.js";
-import { newNodeId, type SinkNode, type ValuesNode } from "./plan/nodes.js";
+import { explainPlan } from "../plan/explain.js";
+import { newNodeId, type SinkNode, type ValuesNode } from "../plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
-import { DataType } from "./types/data-type.js";
-import { ResolvedSchema } from "./types/resolved-schema.js";
+import { DataType } from "../types/data-type.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
 
 /** Source records per slice of an insert job between two yields to the event loop. */
 const SLICE = 4096;

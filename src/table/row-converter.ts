@@ -1,5 +1,5 @@
-import { KIND_PROTOTYPES } from "./row.js";
-import type { ResolvedSchema } from "./types/resolved-schema.js";
+import { KIND_PROTOTYPES } from "../types/row.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 
 /** Turns a positional record into a keyed row object (kind on its prototype). Generated once per schema. */
 export type RowConverter<R> = (kind: number, values: readonly unknown[]) => R;

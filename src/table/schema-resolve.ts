@@ -1,11 +1,11 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../expressions/compile.js";
 import { type ExprNode, nodeToString } from "../expressions/node.js";
-import { TableError, ValidationError } from "./errors.js";
-import { type PlanContext, containsAgg } from "./plan/builders.js";
-import type { WatermarkSpec } from "./plan/nodes.js";
+import { TableError, ValidationError } from "../types/errors.js";
+import { type PlanContext, containsAgg } from "../plan/builders.js";
+import type { WatermarkSpec } from "../plan/nodes.js";
 import type { Schema, SchemaWatermark } from "./schema.js";
-import type { DataType } from "./types/data-type.js";
-import { type Column, ResolvedSchema } from "./types/resolved-schema.js";
+import type { DataType } from "../types/data-type.js";
+import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 
 /** A computed column after resolution: its expression over the physical columns, its type and position. */
 export interface ResolvedComputedColumn {

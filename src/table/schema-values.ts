@@ -1,10 +1,10 @@
-import { ValidationError } from "./errors.js";
-import type { PlanContext } from "./plan/builders.js";
-import { newNodeId, type ValuesNode } from "./plan/nodes.js";
-import { Kind, kindFromShort, PositionalRow } from "./row.js";
+import { ValidationError } from "../types/errors.js";
+import type { PlanContext } from "../plan/builders.js";
+import { newNodeId, type ValuesNode } from "../plan/nodes.js";
+import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
 import type { Schema } from "./schema.js";
 import { type WatermarkEmission, computedColumnsFunction, resolveSchema } from "./schema-resolve.js";
-import { coerceValue } from "./types/values.js";
+import { coerceValue } from "../types/values.js";
 
 /**
  * `env.fromValues(schema, ...rows)`: rows give the physical columns (positionally with `Row.of(...)`, or

@@ -2,9 +2,9 @@ import { Expression } from "../expressions/expression.js";
 import { type ExprNode, nodeToString } from "../expressions/node.js";
 import { parseSqlExpression } from "../expressions/sql-expression.js";
 import type { Resolve, TErr, TableTypeError } from "../expressions/type-level.js";
-import { ValidationError } from "./errors.js";
-import { DataType } from "./types/data-type.js";
-import { type SqlTypeValue, toDataType } from "./types/parse-type.js";
+import { ValidationError } from "../types/errors.js";
+import { DataType } from "../types/data-type.js";
+import { type SqlTypeValue, toDataType } from "../types/parse-type.js";
 import type { Flatten, NodeOfExpr } from "./typing.js";
 
 /**

@@ -1,7 +1,7 @@
-import { ValidationError } from "./errors.js";
+import { ValidationError } from "../types/errors.js";
 import type { ChangelogKind } from "./table.js";
 import { Schema } from "./schema.js";
-import type { ResolvedSchema } from "./types/resolved-schema.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 
 /**
  * What changelogs a connector's sink accepts, known from the connector name alone, so that

@@ -1,11 +1,11 @@
-import { ExecutionError } from "./errors.js";
+import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
-import { TableauPrinter } from "./print.js";
-import { type KeyedRow, KIND_SHORT } from "./row.js";
+import { TableauPrinter } from "../types/print.js";
+import { type KeyedRow, KIND_SHORT } from "../types/row.js";
 import { rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
-import type { ResolvedSchema } from "./types/resolved-schema.js";
-import { toJavaString } from "./types/format.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
+import { toJavaString } from "../types/format.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;

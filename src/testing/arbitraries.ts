@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Decimal } from "decimal.js";
-import { DataType } from "../table/types/data-type.js";
+import { DataType } from "../types/data-type.js";
 
 /**
  * fast-check arbitraries that produce valid values of Flink data types, for property tests of

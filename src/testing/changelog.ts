@@ -1,5 +1,5 @@
 import { helpers } from "../expressions/helpers.js";
-import { Row, type RowKind } from "../table/row.js";
+import { Row, type RowKind } from "../types/row.js";
 
 /**
  * Invariants of changelogs, for tests of pipelines: materialize a changelog into the table it

@@ -1,11 +1,11 @@
-import { ValidationError } from "../table/errors.js";
-import type { PlanContext } from "../table/plan/builders.js";
-import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../table/row.js";
+import { ValidationError } from "../types/errors.js";
+import type { PlanContext } from "../plan/builders.js";
+import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../types/row.js";
 import { Schema } from "../table/schema.js";
 import { computedColumnsFunction, resolveSchema } from "../table/schema-resolve.js";
-import type { DataType } from "../table/types/data-type.js";
-import { ResolvedSchema } from "../table/types/resolved-schema.js";
-import { coerceValue } from "../table/types/values.js";
+import type { DataType } from "../types/data-type.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
+import { coerceValue } from "../types/values.js";
 
 /**
  * Turns the rows a test hands to `PtfTestHarness.processElement` into positional records of the

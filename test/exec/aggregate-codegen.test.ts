@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AggregateOptions } from "../../src/exec/aggregates/aggregate-layout.js";
 import { GroupAggregateOperator } from "../../src/exec/operators/group-aggregate.js";
 import { $, DataTypes, Decimal, EnvironmentSettings, Row, TableEnvironment, lit } from "../../src/index.js";
-import type { AggregateNode } from "../../src/table/plan/nodes.js";
+import type { AggregateNode } from "../../src/plan/nodes.js";
 
 /**
  * The group aggregate's generated code inlines the built-in accumulators as typed-array updates; with

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GroupAggregateOperator } from "../../src/exec/operators/group-aggregate.js";
 import { $, DataTypes, Decimal, EnvironmentSettings, Row, TableEnvironment, lit } from "../../src/index.js";
-import type { AggregateNode } from "../../src/table/plan/nodes.js";
+import type { AggregateNode } from "../../src/plan/nodes.js";
 
 /** A restored operator continues with exactly the output of one that never stopped. */
 describe("GroupAggregateOperator snapshot / restore", () => {

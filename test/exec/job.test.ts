@@ -5,8 +5,8 @@ import type { Output } from "../../src/exec/operator.js";
 import type { PollResult, SourceReader } from "../../src/exec/source.js";
 import { DataTypes } from "../../src/index.js";
 import type { StepResult } from "../../src/table/executor.js";
-import type { PlanNode } from "../../src/table/plan/nodes.js";
-import { ResolvedSchema } from "../../src/table/types/resolved-schema.js";
+import type { PlanNode } from "../../src/plan/nodes.js";
+import { ResolvedSchema } from "../../src/types/resolved-schema.js";
 
 /**
  * A source that plays a script: a string is a record, "wait" makes the next poll return a Promise that

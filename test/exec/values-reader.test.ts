@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ValuesReader } from "../../src/exec/sources/values-reader.js";
 import type { Output } from "../../src/exec/operator.js";
 import { $, DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment } from "../../src/index.js";
-import type { ValuesNode } from "../../src/table/plan/nodes.js";
-import { ResolvedSchema } from "../../src/table/types/resolved-schema.js";
+import type { ValuesNode } from "../../src/plan/nodes.js";
+import { ResolvedSchema } from "../../src/types/resolved-schema.js";
 
 /** Records what a reader emits, in order: `+I[..]`, `wm 5`, `end`. */
 class Recorder implements Output {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { $, DataTypes, ifThenElse, lit } from "../../src/index.js";
 import { CodegenContext, compileExpr } from "../../src/expressions/compile.js";
 import type { Expression } from "../../src/expressions/expression.js";
-import { ResolvedSchema } from "../../src/table/types/resolved-schema.js";
+import { ResolvedSchema } from "../../src/types/resolved-schema.js";
 
 /** The generated JS for an expression over (a INT NOT NULL, b INT, x DOUBLE NOT NULL, s STRING NOT NULL). */
 function src(e: Expression<unknown>): string {

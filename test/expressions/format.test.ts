@@ -3,7 +3,7 @@ import { DataTypes, Decimal } from "../../src/index.js";
 import {
   formatDayTimeInterval, formatDouble, formatDuration, formatFloat, formatInstant, formatLocalDateTime, formatLocalTime, formatPeriod,
   formatYearMonthInterval, toJavaString, toSqlString,
-} from "../../src/table/types/format.js";
+} from "../../src/types/format.js";
 
 /**
  * Java-style rendering, which Flink's test oracles (`+I[Bob, 12]`) and CAST(... AS STRING) depend on.

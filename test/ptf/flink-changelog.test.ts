@@ -9,8 +9,8 @@ import {
 import { ptfInspection } from "../../src/exec/operators/ptf/inspect.js";
 import type { PtfOperator } from "../../src/exec/operators/ptf/ptf-operator.js";
 import { getExecutor } from "../../src/table/executor.js";
-import { KIND_SHORT } from "../../src/table/row.js";
-import { toJavaString } from "../../src/table/types/format.js";
+import { KIND_SHORT } from "../../src/types/row.js";
+import { toJavaString } from "../../src/types/format.js";
 import {
   SetSemanticTableFullDeletesArgFunction, SetSemanticTableRetractArgFunction, SetSemanticTableUpdatingArgFunction,
   SetSemanticTableUpdatingKeyedArgFunction, UpdatingPartialDeleteFunction, UpdatingRetractFunction, UpdatingRetractRowSemanticFunction,

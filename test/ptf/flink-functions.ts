@@ -4,7 +4,7 @@ import {
   ArgumentTrait, DataTypes, ProcessTableFunction, Row, RowKind, ScalarFunction, listView, mapView, scalarArg, structuredType, tableArg,
   valueState, valueView,
 } from "../../src/index.js";
-import { formatDuration, formatPeriod } from "../../src/table/types/format.js";
+import { formatDuration, formatPeriod } from "../../src/types/format.js";
 import { OUT, emitObjects, javaString } from "./support.js";
 
 const { ROW_SEMANTIC_TABLE: ROW, SET_SEMANTIC_TABLE: SET, OPTIONAL_PARTITION_BY: OPT_PB, PASS_COLUMNS_THROUGH: PASS } = ArgumentTrait;

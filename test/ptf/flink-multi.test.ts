@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { PtfOperator, type PtfSnapshot } from "../../src/exec/operators/ptf/ptf-operator.js";
 import type { ResolvedPtfCall } from "../../src/ptf/resolved-call.js";
-import type { ProcessNode } from "../../src/table/plan/nodes.js";
-import { KIND_SHORT } from "../../src/table/row.js";
-import { toJavaString } from "../../src/table/types/format.js";
+import type { ProcessNode } from "../../src/plan/nodes.js";
+import { KIND_SHORT } from "../../src/types/row.js";
+import { toJavaString } from "../../src/types/format.js";
 import type { Table, TableEnvironment } from "../../src/index.js";
 import { $, Row, Session, descriptor, lit } from "../../src/index.js";
 import {

@@ -5,7 +5,7 @@ import {
   ArgumentTrait, DataTypes, ProcessTableFunction, Row, Schema, tableArg, valueState, valueView,
 } from "../../src/index.js";
 import type { Context, TableEnvironment } from "../../src/index.js";
-import { formatInstant, formatLocalDateTime } from "../../src/table/types/format.js";
+import { formatInstant, formatLocalDateTime } from "../../src/types/format.js";
 import { Score } from "./flink-functions.js";
 import { OUT, type Out, emitObjects } from "./support.js";
 

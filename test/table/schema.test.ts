@@ -4,7 +4,7 @@ import type { Output } from "../../src/exec/operator.js";
 import {
   $, DataTypes, Row, Schema, SqlParseError, TableEnvironment, Tumble, ValidationError, lit,
 } from "../../src/index.js";
-import type { ValuesNode } from "../../src/table/plan/nodes.js";
+import type { ValuesNode } from "../../src/plan/nodes.js";
 
 const names = () => Schema.newBuilder()
   .column("ts", "TIMESTAMP_LTZ(3)")

@@ -3,8 +3,8 @@ import { buildJobGraph } from "../../src/exec/job-graph.js";
 import {
   $, Over, Session, Slide, type Table, TableEnvironment, Tumble, UNBOUNDED_RANGE, UNBOUNDED_ROW, lit,
 } from "../../src/index.js";
-import { KIND_SHORT } from "../../src/table/row.js";
-import { toJavaString } from "../../src/table/types/format.js";
+import { KIND_SHORT } from "../../src/types/row.js";
+import { toJavaString } from "../../src/types/format.js";
 import { overSource, sessionAfter, sorted, windowBefore, windowSource } from "./fixtures.js";
 
 /**

@@ -1,8 +1,8 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
 import type { Operator } from "../../src/exec/operator.js";
 import { DataTypes, Row, Schema, type Table } from "../../src/index.js";
-import { KIND_SHORT } from "../../src/table/row.js";
-import { toJavaString } from "../../src/table/types/format.js";
+import { KIND_SHORT } from "../../src/types/row.js";
+import { toJavaString } from "../../src/types/format.js";
 
 /**
  * Runs a table's job by hand, one source record at a time, and records which rows came out after each

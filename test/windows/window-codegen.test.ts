@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AggregateOptions } from "../../src/exec/aggregates/aggregate-layout.js";
 import { WindowAggregateOperator } from "../../src/exec/operators/window-aggregate.js";
 import { $, Cumulate, DataTypes, Row, Schema, Slide, TableEnvironment, Tumble, lit } from "../../src/index.js";
-import type { WindowAggregateNode } from "../../src/table/plan/nodes.js";
+import type { WindowAggregateNode } from "../../src/plan/nodes.js";
 
 /**
  * The fixed-window operator generates its per-record path (window assignment, key probe, accumulator

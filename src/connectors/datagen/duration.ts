@@ -1,4 +1,4 @@
-import { ValidationError } from "../../table/errors.js";
+import { ValidationError } from "../../types/errors.js";
 
 const UNITS: Record<string, number> = {
   ms: 1, milli: 1, millis: 1, millisecond: 1, milliseconds: 1,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ValidationError } from "../../table/errors.js";
+import { ValidationError } from "../../types/errors.js";
 import { checkOptionKeys, type ConnectorTable } from "../../table/table-descriptor.js";
 import { type Connector, intOption } from "../connector.js";
 import { FIELD_OPTIONS, fieldGenerator } from "./fields.js";

@@ -1,8 +1,8 @@
 import { Decimal } from "decimal.js";
-import { TableError } from "../../table/errors.js";
-import type { DataType } from "../../table/types/data-type.js";
-import { formatDouble, formatFloat, formatTimestampSql } from "../../table/types/format.js";
-import { coerceValue } from "../../table/types/values.js";
+import { TableError } from "../../types/errors.js";
+import type { DataType } from "../../types/data-type.js";
+import { formatDouble, formatFloat, formatTimestampSql } from "../../types/format.js";
+import { coerceValue } from "../../types/values.js";
 import type { CsvFormat } from "./format.js";
 
 /**

@@ -1,6 +1,6 @@
-import { ValidationError } from "../../table/errors.js";
+import { ValidationError } from "../../types/errors.js";
 import type { ConnectorTable } from "../../table/table-descriptor.js";
-import type { DataType } from "../../table/types/data-type.js";
+import type { DataType } from "../../types/data-type.js";
 import { boolOption } from "../connector.js";
 
 /**

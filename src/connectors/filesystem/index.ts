@@ -1,4 +1,4 @@
-import { ValidationError } from "../../table/errors.js";
+import { ValidationError } from "../../types/errors.js";
 import { checkOptionKeys, type ConnectorTable } from "../../table/table-descriptor.js";
 import type { Connector } from "../connector.js";
 import { CSV_OPTIONS, fileFormat, JSON_OPTIONS } from "./format.js";

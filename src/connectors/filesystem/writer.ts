@@ -2,9 +2,9 @@ import { closeSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { SinkWriter } from "../../exec/source.js";
-import { ExecutionError } from "../../table/errors.js";
+import { ExecutionError } from "../../types/errors.js";
 import type { ConnectorTable } from "../../table/table-descriptor.js";
-import type { DataType } from "../../table/types/data-type.js";
+import type { DataType } from "../../types/data-type.js";
 import { encodeCsv, encodeJson, FieldError } from "./codec.js";
 import type { FileFormat } from "./format.js";
 

@@ -1,8 +1,8 @@
 import type { CodegenContext } from "../../expressions/compile.js";
 import { helpers } from "../../expressions/helpers.js";
-import { ValidationError } from "../../table/errors.js";
-import type { AggCall } from "../../table/plan/nodes.js";
-import type { DataType } from "../../table/types/data-type.js";
+import { ValidationError } from "../../types/errors.js";
+import type { AggCall } from "../../plan/nodes.js";
+import type { DataType } from "../../types/data-type.js";
 import type { Accumulator, RowCounter } from "./accumulator.js";
 import { INTEGER_ROOTS, INT_RANGE, NUMBER_ROOTS, checkRange, createAccumulator } from "./builtin.js";
 import { GroupColumns } from "./group-columns.js";

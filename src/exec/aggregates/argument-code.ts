@@ -1,6 +1,6 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
-import type { AggCall } from "../../table/plan/nodes.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import type { AggCall } from "../../plan/nodes.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
 
 /** The aggregate arguments of a record as generated code: statements assigning `x<i>` for call i. */
 export interface ArgumentCode {

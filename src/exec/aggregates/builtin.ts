@@ -1,6 +1,6 @@
 import { Decimal } from "decimal.js";
-import { ExecutionError } from "../../table/errors.js";
-import type { DataType } from "../../table/types/data-type.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { DataType } from "../../types/data-type.js";
 import { helpers } from "../../expressions/helpers.js";
 import { type Accumulator, type RowCounter, growFloat64 } from "./accumulator.js";
 import { valueKey } from "./value-key.js";

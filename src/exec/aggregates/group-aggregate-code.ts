@@ -1,5 +1,5 @@
 import { CodegenContext, type FunctionResolver } from "../../expressions/compile.js";
-import type { AggregateNode } from "../../table/plan/nodes.js";
+import type { AggregateNode } from "../../plan/nodes.js";
 import type { Output } from "../operator.js";
 import { errorWithRow } from "../operators/row-error.js";
 import { AggregateLayout, type AggregateOptions } from "./aggregate-layout.js";

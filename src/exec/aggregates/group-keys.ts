@@ -1,6 +1,6 @@
 import { CodegenContext, type FunctionResolver } from "../../expressions/compile.js";
 import type { ExprNode } from "../../expressions/node.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { compileKeys } from "./key-code.js";
 import type { KeyIndex } from "./key-index.js";
 

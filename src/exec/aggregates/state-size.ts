@@ -1,8 +1,8 @@
 import v8 from "node:v8";
 import vm from "node:vm";
-import { ExecutionError } from "../../table/errors.js";
+import { ExecutionError } from "../../types/errors.js";
 import type { JobSettings } from "../../table/executor.js";
-import type { PlanNode } from "../../table/plan/nodes.js";
+import type { PlanNode } from "../../plan/nodes.js";
 import { buildJobGraph } from "../job-graph.js";
 import { DistinctOperator } from "../operators/distinct.js";
 import { GroupAggregateOperator } from "../operators/group-aggregate.js";

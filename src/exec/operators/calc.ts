@@ -1,6 +1,6 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
-import type { FilterNode, ProjectNode } from "../../table/plan/nodes.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import type { FilterNode, ProjectNode } from "../../plan/nodes.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { BaseOperator } from "../operator.js";
 import { errorWithRow } from "./row-error.js";
 

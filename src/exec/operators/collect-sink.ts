@@ -1,8 +1,8 @@
 import { col } from "../../expressions/node.js";
 import type { JobSink } from "../../table/executor.js";
-import type { ChangelogMode } from "../../table/plan/changelog-mode.js";
-import { Kind } from "../../table/row.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import type { ChangelogMode } from "../../plan/changelog-mode.js";
+import { Kind } from "../../types/row.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { growFloat64 } from "../aggregates/accumulator.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import type { MetricGroup } from "../metrics.js";

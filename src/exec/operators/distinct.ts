@@ -1,6 +1,6 @@
 import { col } from "../../expressions/node.js";
-import { Kind } from "../../table/row.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import { Kind } from "../../types/row.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { growFloat64 } from "../aggregates/accumulator.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { BaseOperator } from "../operator.js";

@@ -1,5 +1,5 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
-import type { AggregateNode } from "../../table/plan/nodes.js";
+import type { AggregateNode } from "../../plan/nodes.js";
 import type { AggregateLayout, AggregateOptions } from "../aggregates/aggregate-layout.js";
 import { DirectOutput } from "../aggregates/downstream.js";
 import { compileGroupAggregate } from "../aggregates/group-aggregate-code.js";

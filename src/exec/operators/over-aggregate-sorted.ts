@@ -1,8 +1,8 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
 import { helpers } from "../../expressions/helpers.js";
-import type { OverAggregateNode } from "../../table/plan/nodes.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
-import { Kind } from "../../table/row.js";
+import type { OverAggregateNode } from "../../plan/nodes.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
+import { Kind } from "../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { BaseOperator } from "../operator.js";
 import { errorWithRow } from "./row-error.js";

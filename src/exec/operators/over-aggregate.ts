@@ -1,7 +1,7 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
-import { ExecutionError } from "../../table/errors.js";
-import type { OverAggregateNode } from "../../table/plan/nodes.js";
-import { Kind } from "../../table/row.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { OverAggregateNode } from "../../plan/nodes.js";
+import { Kind } from "../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";

@@ -1,7 +1,7 @@
-import { ExecutionError, TableError } from "../../table/errors.js";
-import { KIND_SHORT } from "../../table/row.js";
-import { toJavaString } from "../../table/types/format.js";
-import type { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import { ExecutionError, TableError } from "../../types/errors.js";
+import { KIND_SHORT } from "../../types/row.js";
+import { toJavaString } from "../../types/format.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
 
 /**
  * The error an operator rethrows when a generated expression fails on a record (division by zero,

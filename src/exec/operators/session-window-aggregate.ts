@@ -1,6 +1,6 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
-import type { WindowAggregateNode, WindowProperty } from "../../table/plan/nodes.js";
-import { Kind } from "../../table/row.js";
+import type { WindowAggregateNode, WindowProperty } from "../../plan/nodes.js";
+import { Kind } from "../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";

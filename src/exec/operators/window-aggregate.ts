@@ -1,6 +1,6 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
-import { ExecutionError } from "../../table/errors.js";
-import type { WindowAggregateNode } from "../../table/plan/nodes.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { WindowAggregateNode } from "../../plan/nodes.js";
 import type { AggregateLayout, AggregateOptions } from "../aggregates/aggregate-layout.js";
 import { DirectOutput } from "../aggregates/downstream.js";
 import type { KeyCode } from "../aggregates/key-code.js";

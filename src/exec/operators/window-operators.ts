@@ -1,5 +1,5 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
-import type { OverAggregateNode, WindowAggregateNode } from "../../table/plan/nodes.js";
+import type { OverAggregateNode, WindowAggregateNode } from "../../plan/nodes.js";
 import type { BaseOperator } from "../operator.js";
 import { OverAggregateOperator } from "./over-aggregate.js";
 import { SortedOverAggregateOperator } from "./over-aggregate-sorted.js";

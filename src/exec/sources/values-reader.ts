@@ -1,4 +1,4 @@
-import type { ValuesNode } from "../../table/plan/nodes.js";
+import type { ValuesNode } from "../../plan/nodes.js";
 import type { MetricGroup } from "../metrics.js";
 import type { Output } from "../operator.js";
 import type { PollResult, SourceReader } from "../source.js";

@@ -1,6 +1,6 @@
 import { CodegenContext } from "../../expressions/compile.js";
-import type { AggCall } from "../../table/plan/nodes.js";
-import { ResolvedSchema } from "../../table/types/resolved-schema.js";
+import type { AggCall } from "../../plan/nodes.js";
+import { ResolvedSchema } from "../../types/resolved-schema.js";
 import { AggregateLayout, type AggregateOptions } from "../aggregates/aggregate-layout.js";
 import type { GroupColumns } from "../aggregates/group-columns.js";
 

@@ -1,5 +1,5 @@
-import { ExecutionError } from "../../table/errors.js";
-import type { WindowProperty } from "../../table/plan/nodes.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { WindowProperty } from "../../plan/nodes.js";
 import type { MetricGroup } from "../metrics.js";
 import { BaseOperator } from "../operator.js";
 

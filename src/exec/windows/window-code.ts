@@ -1,6 +1,6 @@
 import { CodegenContext, type FunctionResolver } from "../../expressions/compile.js";
-import { ExecutionError } from "../../table/errors.js";
-import type { WindowAggregateNode } from "../../table/plan/nodes.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { WindowAggregateNode } from "../../plan/nodes.js";
 import { AggregateLayout, type AggregateOptions } from "../aggregates/aggregate-layout.js";
 import { argumentReads } from "../aggregates/argument-code.js";
 import type { DirectOutput } from "../aggregates/downstream.js";

@@ -1,9 +1,9 @@
 import { Decimal } from "decimal.js";
 import type { Accumulator } from "../../exec/aggregates/accumulator.js";
 import { valueKey } from "../../exec/aggregates/value-key.js";
-import { ExecutionError } from "../../table/errors.js";
-import type { AggCall } from "../../table/plan/nodes.js";
-import type { DataType } from "../../table/types/data-type.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { AggCall } from "../../plan/nodes.js";
+import type { DataType } from "../../types/data-type.js";
 import { AggregateFunction } from "../aggregate-function.js";
 import { userCodeFailure, valueCheck, type ValueCheck } from "../value-check.js";
 

@@ -1,8 +1,8 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
 import { BaseOperator } from "../../exec/operator.js";
-import { ExecutionError } from "../../table/errors.js";
-import type { CorrelateNode } from "../../table/plan/nodes.js";
-import { PositionalRow } from "../../table/row.js";
+import { ExecutionError } from "../../types/errors.js";
+import type { CorrelateNode } from "../../plan/nodes.js";
+import { PositionalRow } from "../../types/row.js";
 import { convertArgument, needsConversion } from "../arguments.js";
 import { TableFunction } from "../table-function.js";
 import { type ValueCheck, userCodeFailure, valueCheck } from "../value-check.js";

@@ -1,7 +1,7 @@
 import { connect, registerOperatorFactory } from "../../exec/job-graph.js";
 import type { Output } from "../../exec/operator.js";
 import { registerUdfAccumulatorFactory } from "../../exec/operators/group-aggregate.js";
-import type { CorrelateNode } from "../../table/plan/nodes.js";
+import type { CorrelateNode } from "../../plan/nodes.js";
 import { UdfAccumulator } from "./aggregate-accumulator.js";
 import { CorrelateOperator } from "./correlate-operator.js";
 

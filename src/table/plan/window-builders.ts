@@ -1,17 +1,17 @@
 import { outputName } from "../../expressions/compile.js";
 import { type ExprNode, col, nodeToString } from "../../expressions/node.js";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../../types/errors.js";
 import { evaluateConstant } from "../schema-resolve.js";
-import { DataType } from "../types/data-type.js";
-import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
+import { DataType } from "../../types/data-type.js";
+import { type Column, ResolvedSchema } from "../../types/resolved-schema.js";
 import type { GroupWindowDefinition } from "../windows/group-windows.js";
 import type { OverWindowDefinition } from "../windows/over-windows.js";
-import { AggCallCollector, type PlanContext, containsAgg, typeOf } from "./builders.js";
-import { deriveChangelogMode, isInsertOnly, modeToShortString } from "./changelog-mode.js";
+import { AggCallCollector, type PlanContext, containsAgg, typeOf } from "../../plan/builders.js";
+import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../../plan/changelog-mode.js";
 import {
   type GroupWindowSpec, type OverAggregateNode, type OverWindowSpec, type PlanNode, type ProjectNode,
   type WindowAggregateNode, type WindowProperty, newNodeId,
-} from "./nodes.js";
+} from "../../plan/nodes.js";
 
 /**
  * Validating constructors of the window plan nodes (group windows and over windows). As everywhere in

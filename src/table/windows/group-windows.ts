@@ -1,9 +1,9 @@
 import type { Expression } from "../../expressions/expression.js";
 import type { ExprNode } from "../../expressions/node.js";
 import type { Resolve, TCol, TableTypeError } from "../../expressions/type-level.js";
-import type { DayTimeInterval } from "../types/data-type.js";
+import type { DayTimeInterval } from "../../types/data-type.js";
 import type { NodeOfExpr } from "../typing.js";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../../types/errors.js";
 
 /**
  * Group windows over an event-time attribute, with Flink's typestate builders: each partial window is

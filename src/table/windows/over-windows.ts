@@ -1,7 +1,7 @@
 import { Expression } from "../../expressions/expression.js";
 import { type ExprNode, callNode, literal } from "../../expressions/node.js";
 import type { TCol, TLit } from "../../expressions/type-level.js";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../../types/errors.js";
 
 /**
  * Over windows, Flink's shape:

@@ -1,8 +1,8 @@
 import type { Expression } from "../../expressions/expression.js";
 import type { ExprNode } from "../../expressions/node.js";
 import type { Resolve, TAgg, TWindowAlias, TableTypeError } from "../../expressions/type-level.js";
-import { ValidationError } from "../errors.js";
-import type { PlanNode } from "../plan/nodes.js";
+import { ValidationError } from "../../types/errors.js";
+import type { PlanNode } from "../../plan/nodes.js";
 import { groupWindowSpec, overAggregate, overWindowSpec, windowAggregate } from "../plan/window-builders.js";
 import { type ChangelogKind, Table } from "../table.js";
 import type { TableEnvironment } from "../table-environment.js";

@@ -1,6 +1,6 @@
 import type { InputDelivery } from "../../../ptf/updating-input.js";
-import { Kind } from "../../../table/row.js";
-import type { DataType } from "../../../table/types/data-type.js";
+import { Kind } from "../../../types/row.js";
+import type { DataType } from "../../../types/data-type.js";
 import { keyExtractor } from "./keys.js";
 
 /** Where adapted records go: the operator's eval path. */

@@ -1,10 +1,10 @@
-import { ExecutionError, TableError, TableRuntimeException } from "../../../table/errors.js";
-import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../../../table/row.js";
-import { MAX_LENGTH, type DataType } from "../../../table/types/data-type.js";
-import type { Column } from "../../../table/types/resolved-schema.js";
-import { coerceValue } from "../../../table/types/values.js";
+import { ExecutionError, TableError, TableRuntimeException } from "../../../types/errors.js";
+import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../../../types/row.js";
+import { MAX_LENGTH, type DataType } from "../../../types/data-type.js";
+import type { Column } from "../../../types/resolved-schema.js";
+import { coerceValue } from "../../../types/values.js";
 import type { Output } from "../../operator.js";
-import { type ChangelogMode, INSERT_ONLY, modeToString } from "../../../table/plan/changelog-mode.js";
+import { type ChangelogMode, INSERT_ONLY, modeToString } from "../../../plan/changelog-mode.js";
 
 /**
  * `collect(value)` of a PTF, generated once per call: it checks the value against the declared output

@@ -1,5 +1,5 @@
 import type { ResolvedPtfCall } from "../../../ptf/resolved-call.js";
-import { ExecutionError, TableError } from "../../../table/errors.js";
+import { ExecutionError, TableError } from "../../../types/errors.js";
 import type { Output } from "../../operator.js";
 import type { PollResult, SourceReader } from "../../source.js";
 import { makeCollector } from "./collector.js";

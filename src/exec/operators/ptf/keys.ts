@@ -1,4 +1,4 @@
-import type { DataType } from "../../../table/types/data-type.js";
+import type { DataType } from "../../../types/data-type.js";
 
 const PRIMITIVE = new Set(["CHAR", "VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "TIME"]);
 

@@ -1,7 +1,7 @@
 import type { ResolvedPtfCall } from "../../../ptf/resolved-call.js";
 import type { ValueStateDecl } from "../../../ptf/state.js";
 import { resolveStateTtls } from "../../../ptf/state-ttl.js";
-import { ExecutionError, TableError } from "../../../table/errors.js";
+import { ExecutionError, TableError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
 import { BaseOperator, type Output } from "../../operator.js";
 import { type CollectFn, makeCollector } from "./collector.js";
@@ -17,7 +17,7 @@ import { ValueStateSlot } from "./value-state.js";
 import { type StateAccess, stateAccess } from "./state-access.js";
 import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
 import { modeInfo } from "../../../ptf/changelog.js";
-import { Kind } from "../../../table/row.js";
+import { Kind } from "../../../types/row.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
 
 /** A checkpoint of a PTF operator's state. */

@@ -1,10 +1,10 @@
 import { helpers } from "../../../expressions/helpers.js";
 import { isResolvedPtfCall, type ResolvedPtfCall } from "../../../ptf/resolved-call.js";
 import { duplicateUidMessage } from "../../../ptf/uid.js";
-import { ValidationError } from "../../../table/errors.js";
+import { ValidationError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
-import { INSERT_ONLY, registerProcessModeDeriver } from "../../../table/plan/changelog-mode.js";
-import type { PlanNode, ProcessNode } from "../../../table/plan/nodes.js";
+import { INSERT_ONLY, registerProcessModeDeriver } from "../../../plan/changelog-mode.js";
+import type { PlanNode, ProcessNode } from "../../../plan/nodes.js";
 import { type Emitter, connect, registerOperatorFactory } from "../../job-graph.js";
 import { GeneratorSource } from "./generator-source.js";
 import { PtfOperator } from "./ptf-operator.js";

@@ -1,10 +1,10 @@
 import type { Decimal } from "decimal.js";
 import { classOf } from "../../../ptf/structured.js";
-import { KIND_PROTOTYPES, ROW_KIND } from "../../../table/row.js";
-import type { DataType } from "../../../table/types/data-type.js";
-import { toJavaString } from "../../../table/types/format.js";
-import type { ResolvedSchema } from "../../../table/types/resolved-schema.js";
-import { coerceValue } from "../../../table/types/values.js";
+import { KIND_PROTOTYPES, ROW_KIND } from "../../../types/row.js";
+import type { DataType } from "../../../types/data-type.js";
+import { toJavaString } from "../../../types/format.js";
+import type { ResolvedSchema } from "../../../types/resolved-schema.js";
+import { coerceValue } from "../../../types/values.js";
 
 /**
  * The row objects a PTF's `eval` receives. A row is a plain object keyed by column name that carries

@@ -1,9 +1,9 @@
 import type { ChangelogModeInfo, OnTimerContext, SortDirection, TableSemantics, TimeContext, TimeKind } from "../../../ptf/context.js";
 import type { ResolvedTableArg } from "../../../ptf/resolved-call.js";
-import { ExecutionError, TableRuntimeException } from "../../../table/errors.js";
-import { INSERT_ONLY } from "../../../table/plan/changelog-mode.js";
+import { ExecutionError, TableRuntimeException } from "../../../types/errors.js";
+import { INSERT_ONLY } from "../../../plan/changelog-mode.js";
 import { modeInfo } from "../../../ptf/changelog.js";
-import { DataType } from "../../../table/types/data-type.js";
+import { DataType } from "../../../types/data-type.js";
 import type { Output } from "../../operator.js";
 import type { CollectFn } from "./collector.js";
 import { CallState, RuntimeTimeContext, type TimeHost } from "./time-context.js";

@@ -1,5 +1,5 @@
 import type { TimeContext } from "../../../ptf/context.js";
-import { ExecutionError, TableRuntimeException } from "../../../table/errors.js";
+import { ExecutionError, TableRuntimeException } from "../../../types/errors.js";
 import type { TimerService } from "./timers.js";
 
 /** The largest `Date` (8.64e15 ms): the `Date` form of the end-of-input watermark and of timers at +∞. */

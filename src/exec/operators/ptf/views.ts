@@ -1,6 +1,6 @@
 import { helpers } from "../../../expressions/helpers.js";
 import type { ListView, MapView, ValueView } from "../../../ptf/views.js";
-import { TableRuntimeException } from "../../../table/errors.js";
+import { TableRuntimeException } from "../../../types/errors.js";
 import { copyValue } from "./state-copy.js";
 import { TtlCleaner } from "./ttl-cleaner.js";
 

@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js";
-import { PositionalRow } from "../row.js";
+import { PositionalRow } from "./row.js";
 import type { DataType } from "./data-type.js";
 
 /**

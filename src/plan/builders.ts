@@ -1,7 +1,7 @@
-import { aggregateResultType } from "../../expressions/aggregates.js";
-import { CodegenContext, type FunctionResolver, compileExpr, outputName } from "../../expressions/compile.js";
-import { type AggNode, type ExprNode, callNode, col, literal, nodeToString } from "../../expressions/node.js";
-import { ValidationError } from "../errors.js";
+import { aggregateResultType } from "../expressions/aggregates.js";
+import { CodegenContext, type FunctionResolver, compileExpr, outputName } from "../expressions/compile.js";
+import { type AggNode, type ExprNode, callNode, col, literal, nodeToString } from "../expressions/node.js";
+import { ValidationError } from "../types/errors.js";
 import type { DataType } from "../types/data-type.js";
 import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import { commonType } from "../types/values.js";

@@ -1,4 +1,4 @@
-import { nodeToString } from "../../expressions/node.js";
+import { nodeToString } from "../expressions/node.js";
 import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";

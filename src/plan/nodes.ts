@@ -1,4 +1,4 @@
-import type { ExprNode } from "../../expressions/node.js";
+import type { ExprNode } from "../expressions/node.js";
 import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 

@@ -1,6 +1,6 @@
-import { ValidationError } from "../errors.js";
-import { Kind } from "../row.js";
-import type { ExprNode } from "../../expressions/node.js";
+import { ValidationError } from "../types/errors.js";
+import { Kind } from "../types/row.js";
+import type { ExprNode } from "../expressions/node.js";
 import type { PlanNode } from "./nodes.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "./errors.js";
 import type { DataType } from "./data-type.js";
 
 export interface Column {

@@ -1,6 +1,6 @@
 import type { Decimal } from "decimal.js";
-import { type Token, TokenStream } from "../../expressions/sql-lexer.js";
-import { ValidationError } from "../errors.js";
+import { type Token, TokenStream } from "./sql-lexer.js";
+import { ValidationError } from "./errors.js";
 import { DataType, type RowFieldDef } from "./data-type.js";
 import { DataTypes, type DayTimeResolution, type YearMonthResolution } from "./data-types.js";
 

@@ -1,4 +1,4 @@
-import { SqlParseError } from "../table/errors.js";
+import { SqlParseError } from "./errors.js";
 
 /**
  * A SqlParseError whose message names what was being parsed, the line and column, and shows the text:

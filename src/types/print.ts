@@ -1,7 +1,7 @@
 import { KIND_SHORT } from "./row.js";
-import { toSqlString } from "./types/format.js";
-import type { DataType } from "./types/data-type.js";
-import type { ResolvedSchema } from "./types/resolved-schema.js";
+import { toSqlString } from "./format.js";
+import type { DataType } from "./data-type.js";
+import type { ResolvedSchema } from "./resolved-schema.js";
 
 /**
  * Flink's tableau printing (TableauStyle): right-aligned cells, `<NULL>`, `...` for cut values, a footer

@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "./errors.js";
 import { DataType, MAX_LENGTH } from "./data-type.js";
-import { PositionalRow } from "../row.js";
+import { PositionalRow } from "./row.js";
 
 const INT_RANGES: Record<string, [number, number]> = {
   TINYINT: [-128, 127],

@@ -1,4 +1,4 @@
-import { untypedJavaString } from "./types/format.js";
+import { untypedJavaString } from "./format.js";
 
 /**
  * Row kinds of a changelog, with Flink's names and short strings.

@@ -1,5 +1,5 @@
 import type { Decimal } from "decimal.js";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "./errors.js";
 import {
   type ColumnList, DataType, type DayTimeInterval, MAX_LENGTH, type RowFieldDef, type YearMonthInterval,
 } from "./data-type.js";

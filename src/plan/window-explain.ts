@@ -1,4 +1,4 @@
-import { nodeToString } from "../../expressions/node.js";
+import { nodeToString } from "../expressions/node.js";
 import type { AggCall, GroupWindowSpec, OverAggregateNode, WindowAggregateNode } from "./nodes.js";
 
 /** explain() attributes of window and over aggregates, in the style of Flink's plans. */
