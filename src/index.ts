@@ -7,12 +7,14 @@ import { setExecutor } from "./table/executor.js";
 import { installFunctionRuntime } from "./functions/runtime/install.js";
 import { installConnectors } from "./connectors/install.js";
 import { installPtfRuntime } from "./exec/operators/ptf/register.js";
+import { installJoinRuntime } from "./exec/operators/join/register.js";
 
 setExecutor(localExecutor);
 installFunctionRuntime();
 installConnectors();
 // the PTF operator factory and the changelog mode of PTF calls
 installPtfRuntime();
+installJoinRuntime();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";

@@ -1,6 +1,7 @@
 import { nodeToString } from "../expressions/node.js";
 import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
+import { explainJoin } from "./join-explain.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
 
 /**
@@ -53,6 +54,7 @@ function attributes(n: PlanNode): string {
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
+    case "Join": case "IntervalJoin": return explainJoin(n);
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }
 }

@@ -1,6 +1,10 @@
 import type { ExprNode } from "../expressions/node.js";
 import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { IntervalJoinNode } from "./nodes/interval-join.js";
+import type { JoinNode } from "./nodes/join.js";
+
+export type { IntervalJoinNode, JoinNode };
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -19,7 +23,9 @@ export type PlanNode =
   | WindowAggregateNode
   | OverAggregateNode
   | CorrelateNode
-  | SinkNode;
+  | SinkNode
+  | JoinNode
+  | IntervalJoinNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -200,6 +206,9 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "Union":
     case "Process":
       return node.inputs;
+    case "Join":
+    case "IntervalJoin":
+      return [node.left, node.right];
     default:
       return [node.input];
   }

@@ -12,6 +12,9 @@ import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, Proces
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { lateralJoin } from "../functions/lateral.js";
+import { planJoin } from "../plan/join-builder.js";
+import type { JoinType } from "../plan/nodes/join.js";
+import type { InnerJoinMode, JoinResult, JoinRight } from "./join-typing.js";
 import { type InsertTableResult, TablePipeline } from "./insert.js";
 import type { SinkTarget, TableDescriptor } from "./table-descriptor.js";
 import type { LateralArg, LateralColumns } from "../functions/typing.js";
@@ -91,6 +94,13 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * `filter($("age"))` is a compile error (`the filter condition must be BOOLEAN, got NUMERIC`).
    */
   filter<E extends AnyExpr>(predicate: PredicateArg<S, E>): Table<S, M> {
+    const n = this.node;
+    // a filter over an inner join is part of its predicate (`a.join(b).where(...)`): equality keys and time bounds count
+    if ((n.kind === "Join" || n.kind === "IntervalJoin") && n.joinType === "INNER") {
+      const p = (predicate as AnyExpr).node;
+      return this.derive(planJoin(n.left, n.right, "INNER", n.condition === undefined ? p : { kind: "Call", fn: "and", args: [n.condition, p] },
+        this.env.planContext(), "where"));
+    }
     return this.derive(plan.filter(this.node, (predicate as AnyExpr).node, this.env.planContext()));
   }
 
@@ -199,6 +209,50 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
     Table<UnionResult<S, S2>, DistinctMode<UnionMode<M, M2>>> {
     this.sameEnv(other as Table<S2, M2>);
     return this.derive(plan.distinct(plan.unionAll([this.node, (other as Table<S2, M2>).node])));
+  }
+
+  // ---- joins (src/plan/join-builder.ts, docs/joins.md) ----
+
+  /**
+   * Inner join: `orders.join(customers, $("customer_id").isEqual($("id")))`, or `orders.join(customers).where(...)`;
+   * without a predicate, a cross join. The result has both tables' columns; a column name on both sides is a
+   * compile error (rename one first). Equalities between the two sides are the join keys; a predicate that
+   * bounds a rowtime attribute of each side against the other makes an interval join.
+   */
+  join<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr = never>(
+    right: JoinRight<S, S2, Table<S2, M2>>, predicate?: PredicateArg<JoinResult<S, S2, false, false>, E>,
+  ): Table<JoinResult<S, S2, false, false>, InnerJoinMode<M, M2>> {
+    return this.joined(right as Table<S2, M2>, "INNER", predicate, "join");
+  }
+
+  /** Left outer join: every row of this table, with NULLs for the right columns where nothing matches. */
+  leftOuterJoin<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr = never>(
+    right: JoinRight<S, S2, Table<S2, M2>>, predicate?: PredicateArg<JoinResult<S, S2, false, false>, E>,
+  ): Table<JoinResult<S, S2, false, true>, "retract"> {
+    return this.joined(right as Table<S2, M2>, "LEFT", predicate, "leftOuterJoin");
+  }
+
+  /** Right outer join: every row of the right table, with NULLs for this table's columns where nothing matches. */
+  rightOuterJoin<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr>(
+    right: JoinRight<S, S2, Table<S2, M2>>, predicate: PredicateArg<JoinResult<S, S2, false, false>, E>,
+  ): Table<JoinResult<S, S2, true, false>, "retract"> {
+    return this.joined(right as Table<S2, M2>, "RIGHT", predicate, "rightOuterJoin");
+  }
+
+  /** Full outer join: every row of both tables, padded with NULLs where nothing matches. */
+  fullOuterJoin<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr>(
+    right: JoinRight<S, S2, Table<S2, M2>>, predicate: PredicateArg<JoinResult<S, S2, false, false>, E>,
+  ): Table<JoinResult<S, S2, true, true>, "retract"> {
+    return this.joined(right as Table<S2, M2>, "FULL", predicate, "fullOuterJoin");
+  }
+
+  private joined<S2 extends object, M2 extends ChangelogKind, R extends object, RM extends ChangelogKind>(
+    right: Table<S2, M2>, joinType: JoinType, predicate: unknown, what: string,
+  ): Table<R, RM> {
+    if (!(right instanceof Table)) throw new ValidationError(`${what}: the right side must be a Table`);
+    this.sameEnv(right);
+    const p = predicate === undefined ? undefined : exprOf(predicate);
+    return this.derive(planJoin(this.node, right.node, joinType, p, this.env.planContext(), what));
   }
 
   private sameEnv(other: Table<object, ChangelogKind>): void {

@@ -1,0 +1,32 @@
+import type { PlanNode } from "../../../plan/nodes.js";
+import { type Emitter, type GraphContext, connect, registerOperatorFactory } from "../../job-graph.js";
+import type { BaseOperator } from "../../operator.js";
+import { IntervalJoinOperator } from "./interval-join.js";
+import { RegularJoinOperator } from "./regular-join.js";
+
+let installed = false;
+
+/** Plugs the join operators into the job graph (an explicit call from index.ts, like the PTF runtime). Idempotent. */
+export function installJoinRuntime(): void {
+  if (installed) return;
+  installed = true;
+  registerOperatorFactory("Join", (node, ctx, build) => {
+    if (node.kind !== "Join") throw new Error("unreachable");
+    return twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
+  });
+  registerOperatorFactory("IntervalJoin", (node, ctx, build) => {
+    if (node.kind !== "IntervalJoin") throw new Error("unreachable");
+    return twoInputs(new IntervalJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
+  });
+}
+
+/** Wires a two-input operator: input 0 from the left plan, input 1 from the right. */
+export function twoInputs(op: BaseOperator, left: PlanNode, right: PlanNode, build: (n: PlanNode) => Emitter): Emitter {
+  const em = op as BaseOperator & Emitter;
+  em.outputs = [];
+  connect(build(left), op, 0);
+  connect(build(right), op, 1);
+  return em;
+}
+
+export type { GraphContext };

@@ -1,0 +1,20 @@
+import { nodeToString } from "../expressions/node.js";
+import type { IntervalJoinNode } from "./nodes/interval-join.js";
+import type { JoinNode } from "./nodes/join.js";
+
+const JOIN_TYPE = { INNER: "InnerJoin", LEFT: "LeftOuterJoin", RIGHT: "RightOuterJoin", FULL: "FullOuterJoin" } as const;
+
+/** `joinType=[InnerJoin], where=[...], leftKeys=[...], rightKeys=[...]` as explain() prints a join. */
+export function explainJoin(n: JoinNode | IntervalJoinNode): string {
+  const parts = [`joinType=[${JOIN_TYPE[n.joinType]}]`];
+  if (n.condition !== undefined) parts.push(`where=[${nodeToString(n.condition)}]`);
+  if (n.leftKeys.length > 0) {
+    parts.push(`leftKeys=[${n.leftKeys.map(nodeToString).join(", ")}]`, `rightKeys=[${n.rightKeys.map(nodeToString).join(", ")}]`);
+  }
+  if (n.kind === "IntervalJoin") {
+    const l = n.left.schema.names[n.leftTime]!;
+    const r = n.right.schema.names[n.rightTime]!;
+    parts.push(`windowBounds=[${l} - ${r} between ${n.lower} ms and ${n.upper} ms]`);
+  }
+  return parts.join(", ");
+}
