@@ -71,3 +71,5 @@ export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descripto
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
 export { CollectionSink } from "./connectors/collection.js";
+export { CollectionSource } from "./connectors/collection-source.js";
+export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";

@@ -6,6 +6,10 @@ import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import { checkArguments } from "./arguments.js";
 import type { FunctionCatalog } from "./catalog.js";
 import { TableFunction } from "./table-function.js";
+import { planLookupJoin, planTemporalJoin } from "../plan/temporal-join-builder.js";
+import type { LookupJoinNode } from "../plan/nodes/lookup-join.js";
+import type { TemporalJoinNode } from "../plan/nodes/temporal-join.js";
+import { LookupFunction, TemporalTableFunction } from "./temporal-table-function.js";
 
 /**
  * Plans `joinLateral(call(...).as(...), condition?)` / `leftOuterJoinLateral(...)`: resolves the table
@@ -16,7 +20,7 @@ import { TableFunction } from "./table-function.js";
 export function lateralJoin(
   input: PlanNode, callExpr: ExprNode, joinType: "INNER" | "LEFT", condition: ExprNode | undefined,
   catalog: FunctionCatalog, pc: PlanContext,
-): CorrelateNode {
+): CorrelateNode | TemporalJoinNode | LookupJoinNode {
   const what = joinType === "INNER" ? "joinLateral" : "leftOuterJoinLateral";
   let aliases: readonly string[] | undefined;
   let call = callExpr;
@@ -37,6 +41,16 @@ export function lateralJoin(
     }
     fn = entry.fn;
     name = entry.name;
+  }
+  // a versioned table or a lookup source: a temporal / lookup join rather than a correlate
+  if (fn instanceof TemporalTableFunction) {
+    if (aliases) throw new ValidationError(`${what}: the columns of a temporal table function keep their names; rename them on the versioned table`);
+    if (call.args.length !== 1) throw new ValidationError(`${what}: a temporal table function takes one argument, a time attribute: call(rates, $("order_time"))`);
+    return planTemporalJoin(input, fn.table, fn.timeIndex, fn.keyIndexes, call.args[0], joinType, condition, pc, what);
+  }
+  if (fn instanceof LookupFunction) {
+    if (aliases) throw new ValidationError(`${what}: the columns of a lookup function keep their names; rename them on the lookup source`);
+    return planLookupJoin(input, fn.name, fn.schema, fn.keyIndexes, fn.reader, call.args, joinType, condition, pc, what);
   }
   if (!(fn instanceof TableFunction)) {
     throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);

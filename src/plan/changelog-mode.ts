@@ -150,6 +150,12 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "IntervalJoin":
       mode = appendOnlyJoinMode("an interval join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)]);
       break;
+    case "TemporalJoin":
+      mode = appendOnlyJoinMode("a temporal join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)], [false, true]);
+      break;
+    case "LookupJoin":
+      mode = appendOnlyJoinMode("a lookup join", [deriveChangelogMode(node.input, batch, cache)]);
+      break;
     case "Process": {
       const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
       mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;

@@ -54,7 +54,7 @@ function attributes(n: PlanNode): string {
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
-    case "Join": case "IntervalJoin": return explainJoin(n);
+    case "Join": case "IntervalJoin": case "TemporalJoin": case "LookupJoin": return explainJoin(n);
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }
 }

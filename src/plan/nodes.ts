@@ -3,8 +3,10 @@ import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { IntervalJoinNode } from "./nodes/interval-join.js";
 import type { JoinNode } from "./nodes/join.js";
+import type { LookupJoinNode } from "./nodes/lookup-join.js";
+import type { TemporalJoinNode } from "./nodes/temporal-join.js";
 
-export type { IntervalJoinNode, JoinNode };
+export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -25,7 +27,9 @@ export type PlanNode =
   | CorrelateNode
   | SinkNode
   | JoinNode
-  | IntervalJoinNode;
+  | IntervalJoinNode
+  | TemporalJoinNode
+  | LookupJoinNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -208,6 +212,7 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
       return node.inputs;
     case "Join":
     case "IntervalJoin":
+    case "TemporalJoin":
       return [node.left, node.right];
     default:
       return [node.input];

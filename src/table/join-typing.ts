@@ -1,6 +1,6 @@
-import type { TableTypeError } from "../expressions/type-level.js";
+import type { TCol, TableTypeError } from "../expressions/type-level.js";
 import type { ChangelogKind } from "./table.js";
-import type { Detached } from "./typing.js";
+import type { Detached, NodeOfExpr } from "./typing.js";
 
 /**
  * Type-level rules of the joins: both schemas must have distinct column names (Flink requires it), the
@@ -25,3 +25,8 @@ export type JoinResult<S, S2, L extends boolean, R extends boolean> = Untyped<S>
 export type InnerJoinMode<M1 extends ChangelogKind, M2 extends ChangelogKind> =
   [ChangelogKind] extends [M1] ? ChangelogKind : [ChangelogKind] extends [M2] ? ChangelogKind
   : [M1 | M2] extends ["append"] ? "append" : "retract";
+
+/** An argument of createTemporalTableFunction: a column of S. */
+export type TemporalColumn<S, E> = Untyped<S> extends true ? E
+  : NodeOfExpr<E> extends TCol<infer N> ? (N extends keyof S ? E : TableTypeError<`column '${N & string}' is not in the table`>)
+  : TableTypeError<"expected a column reference $(\"...\")">;

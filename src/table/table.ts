@@ -14,7 +14,8 @@ import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { lateralJoin } from "../functions/lateral.js";
 import { planJoin } from "../plan/join-builder.js";
 import type { JoinType } from "../plan/nodes/join.js";
-import type { InnerJoinMode, JoinResult, JoinRight } from "./join-typing.js";
+import type { InnerJoinMode, JoinResult, JoinRight, TemporalColumn } from "./join-typing.js";
+import { TemporalTableFunction } from "../functions/temporal-table-function.js";
 import { type InsertTableResult, TablePipeline } from "./insert.js";
 import type { SinkTarget, TableDescriptor } from "./table-descriptor.js";
 import type { LateralArg, LateralColumns } from "../functions/typing.js";
@@ -244,6 +245,22 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
     right: JoinRight<S, S2, Table<S2, M2>>, predicate: PredicateArg<JoinResult<S, S2, false, false>, E>,
   ): Table<JoinResult<S, S2, true, true>, "retract"> {
     return this.joined(right as Table<S2, M2>, "FULL", predicate, "fullOuterJoin");
+  }
+
+  /**
+   * This table as a versioned table: a temporal table function over its time attribute and primary key, for an
+   * event-time temporal join (`FOR SYSTEM_TIME AS OF`): `orders.joinLateral(call(rates, $("order_time")),
+   * $("order_currency").isEqual($("currency")))` joins each order with the rate valid at its time.
+   */
+  createTemporalTableFunction<T extends AnyExpr, const K extends readonly AnyExpr[]>(
+    timeAttribute: TemporalColumn<S, T>, ...primaryKey: { [I in keyof K]: TemporalColumn<S, K[I]> }
+  ): TemporalTableFunction<S> {
+    const name = (e: unknown, what: string) => {
+      const n = exprOf(e);
+      if (n.kind !== "Column") throw new ValidationError(`createTemporalTableFunction: the ${what} must be a column reference $("..."), got ${nodeToString(n)}`);
+      return n.name;
+    };
+    return new TemporalTableFunction<S>(this.node, name(timeAttribute, "time attribute"), (primaryKey as readonly unknown[]).map((k) => name(k, "primary key")));
   }
 
   private joined<S2 extends object, M2 extends ChangelogKind, R extends object, RM extends ChangelogKind>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, ValidationError, ifThenElse, lit, nullOf } from "../../src/index.js";
+import { $, DataTypes, type Table, ValidationError, ifThenElse, lit, nullOf } from "../../src/index.js";
 import {
   DEPARTMENT, DEPARTMENT_NONULLS, DEPARTMENT_TYPE, EMPLOYEE, EMPLOYEE_TYPE, T1, T2, T_TYPE, batch, materialize, sorted, streaming,
 } from "./fixtures.js";
@@ -12,7 +12,7 @@ import {
 describe("regular joins: Flink's join programs", () => {
   it("R-001 join-non-window-inner-join: equality key plus a non-equi condition; a = 3 mapped to NULL never matches", async () => {
     const env = streaming();
-    const nulled = (t: ReturnType<typeof env.fromValues<{ a: number | null; b: number | null; c: string | null }>>) =>
+    const nulled = (t: Table<{ a: number | null; b: number | null; c: string | null }, "append">) =>
       t.select(ifThenElse($("a").isEqual(3), nullOf(DataTypes.INT()), $("a")).as("a"), $("b"), $("c"));
     const t1 = nulled(env.fromValues(T_TYPE, T1));
     const t2 = nulled(env.fromValues(T_TYPE, T2)).renameColumns($("a").as("a2"), $("b").as("b2"), $("c").as("c2"));

@@ -2,7 +2,9 @@ import type { PlanNode } from "../../../plan/nodes.js";
 import { type Emitter, type GraphContext, connect, registerOperatorFactory } from "../../job-graph.js";
 import type { BaseOperator } from "../../operator.js";
 import { IntervalJoinOperator } from "./interval-join.js";
+import { LookupJoinOperator } from "./lookup-join.js";
 import { RegularJoinOperator } from "./regular-join.js";
+import { TemporalJoinOperator } from "./temporal-join.js";
 
 let installed = false;
 
@@ -17,6 +19,18 @@ export function installJoinRuntime(): void {
   registerOperatorFactory("IntervalJoin", (node, ctx, build) => {
     if (node.kind !== "IntervalJoin") throw new Error("unreachable");
     return twoInputs(new IntervalJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
+  });
+  registerOperatorFactory("TemporalJoin", (node, ctx, build) => {
+    if (node.kind !== "TemporalJoin") throw new Error("unreachable");
+    return twoInputs(new TemporalJoinOperator(node, ctx.resolveFunction), node.left, node.right, build);
+  });
+  registerOperatorFactory("LookupJoin", (node, ctx, build) => {
+    if (node.kind !== "LookupJoin") throw new Error("unreachable");
+    const op = new LookupJoinOperator(node, ctx.resolveFunction);
+    const em = op as unknown as BaseOperator & Emitter;
+    em.outputs = [];
+    connect(build(node.input), op, 0);
+    return em;
   });
 }
 
