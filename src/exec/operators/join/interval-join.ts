@@ -49,6 +49,8 @@ export class IntervalJoinOperator extends BaseOperator {
   private rightState = new Map<unknown, TimedBucket>();
   private leftTimers: Timer[] = [];
   private rightTimers: Timer[] = [];
+  /** The watermark the state was last cleaned at; part of the snapshot, so late rows are judged alike after a restore. */
+  private time = -Infinity;
 
   constructor(node: IntervalJoinNode, _settings: JobSettings, resolve?: FunctionResolver) {
     super(2);
@@ -98,7 +100,7 @@ export class IntervalJoinOperator extends BaseOperator {
     }
     // wait while a partner can still arrive (above the watermark)
     const expiry = isLeft ? t - this.lower : t + this.upper;
-    if (this.currentWatermark < expiry) {
+    if (this.time < expiry) {
       const state = isLeft ? this.leftState : this.rightState;
       let b = state.get(key);
       if (b === undefined) state.set(key, b = { rows: [], times: [], matched: [] });
@@ -112,6 +114,7 @@ export class IntervalJoinOperator extends BaseOperator {
   }
 
   protected override onWatermark(wm: number): void {
+    if (wm > this.time) this.time = wm;
     this.expire(wm, true);
     this.expire(wm, false);
     this.out.watermark(wm - this.delay);
@@ -145,13 +148,14 @@ export class IntervalJoinOperator extends BaseOperator {
 
   override snapshotState(): unknown {
     const copy = (m: Map<unknown, TimedBucket>) => Array.from(m, ([k, b]) => [k, b.rows.slice(), b.times.slice(), b.matched.slice()] as const);
-    return { left: copy(this.leftState), right: copy(this.rightState), leftTimers: this.leftTimers.slice(), rightTimers: this.rightTimers.slice() };
+    return { left: copy(this.leftState), right: copy(this.rightState), leftTimers: this.leftTimers.slice(), rightTimers: this.rightTimers.slice(), time: this.time };
   }
 
   override restoreState(state: unknown): void {
     if (state === null || state === undefined) return;
     type Entry = readonly [unknown, unknown[][], number[], boolean[]];
-    const s = state as { left: Entry[]; right: Entry[]; leftTimers: Timer[]; rightTimers: Timer[] };
+    const s = state as { left: Entry[]; right: Entry[]; leftTimers: Timer[]; rightTimers: Timer[]; time?: number };
+    this.time = s.time ?? -Infinity;
     const load = (entries: Entry[]) => new Map(entries.map(([k, rows, times, matched]) => [k, { rows: rows.slice(), times: times.slice(), matched: matched.slice() }]));
     this.leftState = load(s.left);
     this.rightState = load(s.right);
