@@ -57,7 +57,7 @@ export interface Prepared {
 
 export function prepare(workload: Workload, data: BidData): Prepared {
   const env = TableEnvironment.create(workload.batch ? EnvironmentSettings.inBatchMode() : EnvironmentSettings.inStreamingMode());
-  return { workload, table: workload.plan(bidsTable(env, data), env) };
+  return { workload, table: workload.plan(bidsTable(env, data), env, data) };
 }
 
 /** The settings `TableEnvironment.executeNode` gives its jobs. */

@@ -23,9 +23,10 @@ export interface Workload {
   readonly gate: number;
   /**
    * Builds the Table API plan over the bids (outside the timed region). `env` is the environment the
-   * bids belong to (streaming or batch as `batch` says), for workloads that register views or functions.
+   * bids belong to (streaming or batch as `batch` says), for workloads that register views or functions;
+   * `data` the bids themselves, for workloads that derive a second input from them (W7's auctions).
    */
-  plan(bids: BidTable, env: TableEnvironment): Table<object, "append" | "retract" | "upsert">;
+  plan(bids: BidTable, env: TableEnvironment, data: BidData): Table<object, "append" | "retract" | "upsert">;
   /**
    * The baseline: a fused for-loop over the row objects with Map state and mutable accumulators,
    * writing the same outputs (same count, same kinds, same values in column order) into `sink`.

@@ -42,12 +42,13 @@ const TYPES: JoinType[] = ["INNER", "LEFT", "RIGHT", "FULL"];
 function query(env: ReturnType<typeof streaming>, type: JoinType, residual: boolean, left: Rec[], right: Rec[]): Table<object> {
   const l = env.fromValues(L, left.map((r) => Row.ofKind(r.kind, ...r.values)));
   const r = env.fromValues(R, right.map((x) => Row.ofKind(x.kind, ...x.values)));
-  const p = residual ? $("k").isEqual($("rk")).and($("lv").isLessOrEqual($("rv"))) : $("k").isEqual($("rk"));
+  const key = $("k").isEqual($("rk"));
+  const both = key.and($("lv").isLessOrEqual($("rv")));
   switch (type) {
-    case "INNER": return l.join(r, p);
-    case "LEFT": return l.leftOuterJoin(r, p);
-    case "RIGHT": return l.rightOuterJoin(r, p);
-    case "FULL": return l.fullOuterJoin(r, p);
+    case "INNER": return residual ? l.join(r, both) : l.join(r, key);
+    case "LEFT": return residual ? l.leftOuterJoin(r, both) : l.leftOuterJoin(r, key);
+    case "RIGHT": return residual ? l.rightOuterJoin(r, both) : l.rightOuterJoin(r, key);
+    case "FULL": return residual ? l.fullOuterJoin(r, both) : l.fullOuterJoin(r, key);
   }
 }
 

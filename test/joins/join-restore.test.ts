@@ -88,10 +88,10 @@ describe("join operators restore from their snapshots", () => {
     }), { numRuns: 50 });
   });
 
-  const timed = (name: string, key: string, ts: string) => Schema.newBuilder()
-    .column(key, DataTypes.INT()).column(name, DataTypes.INT()).column(ts, DataTypes.TIMESTAMP(3)).watermark(ts, `\`${ts}\``).build();
-  const lt = env.fromValues(timed("lv", "k", "lt"), []);
-  const rt = env.fromValues(timed("rv", "rk", "rt"), []);
+  const lt = env.fromValues(Schema.newBuilder()
+    .column("k", DataTypes.INT()).column("lv", DataTypes.INT()).column("lt", DataTypes.TIMESTAMP(3)).watermark("lt", "`lt`").build(), []);
+  const rt = env.fromValues(Schema.newBuilder()
+    .column("rk", DataTypes.INT()).column("rv", DataTypes.INT()).column("rt", DataTypes.TIMESTAMP(3)).watermark("rt", "`rt`").build(), []);
   // rows at random times with watermarks between them
   const timedSteps = fc.array(fc.oneof(
     fc.tuple(fc.constantFrom(0, 1) as fc.Arbitrary<0 | 1>, fc.nat(2), fc.nat(3), fc.nat(20)).map(([side, k, v, t]): Step => [side, 0, [k, v, new Date(t * 1000)]]),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, Row, RowKind, Schema, type TableEnvironment, ValidationError, call, ifThenElse } from "../../src/index.js";
+import { $, DataTypes, type PositionalRow, Row, RowKind, Schema, type TableEnvironment, ValidationError, call, ifThenElse } from "../../src/index.js";
 import { sorted, streaming } from "./fixtures.js";
 
 /** TemporalJoinTestPrograms fixtures: ORDERS and the versioned RatesHistory (before rows, then after rows). */
@@ -29,7 +29,7 @@ const RATES = [
 ];
 const AMOUNTS = ["+I[102]", "+I[228]", "+I[348]", "+I[50]", "+I[103]", "+I[119]"];
 
-const setup = (env: TableEnvironment, rates = RATES) => {
+const setup = (env: TableEnvironment, rates: readonly PositionalRow<readonly [string, number, string]>[] = RATES) => {
   const orders = env.fromValues(ORDERS_SCHEMA, ORDERS);
   const history = env.fromValues(RATES_SCHEMA, rates);
   return { orders, rates: history.createTemporalTableFunction($("rate_rowtime"), $("currency")) };
