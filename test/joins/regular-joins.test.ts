@@ -153,3 +153,30 @@ describe("regular joins: changelog sequences of outer joins", () => {
     expect(() => a.rightOuterJoin(b, lit(true) as never)).not.toThrow();
   });
 });
+
+describe("regular joins: state TTL (table.exec.state.ttl)", () => {
+  it("a row expires ttl after it was written: it is not matched again and nothing is emitted for it", async () => {
+    const { RegularJoinOperator } = await import("../../src/exec/operators/join/regular-join.js");
+    const env = streaming();
+    const L = DataTypes.ROW(DataTypes.FIELD("k", DataTypes.INT()), DataTypes.FIELD("lv", DataTypes.STRING()));
+    const R = DataTypes.ROW(DataTypes.FIELD("rk", DataTypes.INT()), DataTypes.FIELD("rv", DataTypes.STRING()));
+    const q = env.fromValues(L, []).leftOuterJoin(env.fromValues(R, []), $("k").isEqual($("rk")));
+    let now = 0;
+    const op = new RegularJoinOperator(q.node as never, { batch: false, config: new Map([["table.exec.state.ttl", "10 s"]]), clock: () => now });
+    const out: string[] = [];
+    op.out = { record: (k, r) => out.push(`${k}${JSON.stringify(r)}`), watermark: () => {}, endInput: () => {} };
+    op.open();
+    op.processElement(0, 0, [1, "a"]);
+    now = 9_999;
+    op.processElement(1, 0, [1, "x"]); // within the TTL: matches (and counts as a write of the left row's association)
+    now = 19_998;
+    op.processElement(1, 0, [1, "y"]); // the left row was written again at 9,999: still alive
+    now = 40_000;
+    op.processElement(1, 0, [1, "z"]); // everything expired: no partner, nothing emitted for the expired rows
+    op.processElement(0, 0, [1, "b"]); // x and y expired, z was just written: b matches z only
+    expect(out).toEqual([
+      '0[1,"a",null,null]', '3[1,"a",null,null]', '0[1,"a",1,"x"]', '0[1,"a",1,"y"]', '0[1,"b",1,"z"]',
+    ]);
+    expect(op.stateRowCount()).toBe(2);
+  });
+});
