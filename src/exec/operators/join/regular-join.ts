@@ -6,6 +6,7 @@ import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
 import { compileCombine, compileJoinKey, compilePad, compileResidual } from "./join-code.js";
 import { JoinSideState, type SideSnapshot, indexOfRow } from "./join-state.js";
+import { generateInnerJoinProcess } from "./inner-join-code.js";
 
 /**
  * A regular join with Flink's changelog (StreamingJoinOperator). Both inputs are kept in state by join key;
@@ -62,6 +63,10 @@ export class RegularJoinOperator extends BaseOperator {
     this.batch = settings.batch;
     this.left = new JoinSideState(this.leftOuter, this.ttl);
     this.right = new JoinSideState(this.rightOuter, this.ttl);
+    // the common case gets a processElement of its own (inner-join-code.ts)
+    if (!this.batch && this.ttl === 0 && node.joinType === "INNER" && this.residual === undefined) {
+      this.processElement = generateInnerJoinProcess(node, this, resolve);
+    }
   }
 
   processElement(input: number, kind: number, row: unknown[]): void {

@@ -1,0 +1,47 @@
+import { CodegenContext, type FunctionResolver } from "../../../expressions/compile.js";
+import type { JoinNode } from "../../../plan/nodes/join.js";
+import { compileKeys } from "../../aggregates/key-code.js";
+import type { JoinSideState } from "./join-state.js";
+
+let innerJoinCount = 0;
+
+/**
+ * The whole `processElement` of an inner equi-join without residual condition and without TTL, generated per
+ * operator (as Calc does): both key expressions, the state probe and the joined row's positions are written
+ * out, so the per-record path has no call besides the Map operations and the output edge. A shared method
+ * would be one call site for the key and combine functions of every join in the process and go megamorphic
+ * after a few jobs. The rows and kinds it emits are those of the general path (regular-join.ts).
+ */
+export function generateInnerJoinProcess(
+  node: JoinNode, self: { out: unknown; left: JoinSideState; right: JoinSideState }, resolve: FunctionResolver | undefined,
+): (input: number, kind: number, row: unknown[]) => void {
+  const root = new CodegenContext(node.left.schema, resolve, "row");
+  const lc = root;
+  const rc = root.stage(node.right.schema, "row");
+  const lk = compileKeys(node.leftKeys, lc);
+  const rk = compileKeys(node.rightKeys, rc);
+  const keyOf = (k: typeof lk) => (k.count === 0 ? "key=0;" : `${k.read}key=(${k.columns.map((v) => `${v}===null`).join("||")})?null:${k.probe};`);
+  const vars = [...new Set([...lk.vars, ...rk.vars])];
+  const ls = node.left.schema.size;
+  const rs = node.right.schema.size;
+  const cols = (a: string, n: number) => Array.from({ length: n }, (_, i) => `${a}[${i}]`);
+  const leftOut = `[${[...cols("row", ls), ...cols("o", rs)].join(",")}]`;
+  const rightOut = `[${[...cols("o", ls), ...cols("row", rs)].join(",")}]`;
+  const s = root.constant(self);
+  const retract = root.constant((state: JoinSideState, key: unknown, row: unknown[]) => state.retract(key, row, 0));
+  const id = innerJoinCount++;
+  return root.build(`(function(){const self=${s},retract=${retract};`
+    + `return function innerJoin${id}_process(input,kind,row){`
+    + `let key${vars.length ? `,${vars.join(",")}` : ""};${root.tempDeclarations()}`
+    + `const isLeft=input===0;if(isLeft){${keyOf(lk)}}else{${keyOf(rk)}}`
+    + "if(key===null)return;"
+    + "const mine=isLeft?self.left:self.right;const other=isLeft?self.right.map:self.left.map;"
+    + "const b=other.get(key);const out=self.out;"
+    + "if(kind===0||kind===2){const m=mine.map;const s=m.get(key);"
+    + "if(s===undefined)m.set(key,{rows:[row],assoc:undefined,times:undefined});else s.rows.push(row);}"
+    + "else retract(mine,key,row);"
+    + "if(b===undefined)return;const rows=b.rows;"
+    + `if(isLeft){for(let i=0;i<rows.length;i++){const o=rows[i];out.record(kind,${leftOut});}}`
+    + `else{for(let i=0;i<rows.length;i++){const o=rows[i];out.record(kind,${rightOut});}}`
+    + "};})()");
+}
