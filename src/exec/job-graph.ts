@@ -42,6 +42,17 @@ export function registerOperatorFactory(kind: string, f: OperatorFactory): void 
   factories.set(kind, f);
 }
 
+/**
+ * Plug-in point for operators that can emit a projection of their output themselves (a join emitting only the
+ * selected columns instead of the joined row and a copy): given the node under a projection of plain columns
+ * and the column positions it keeps, returns the emitter, or undefined to leave the projection to a Calc.
+ */
+export type ProjectionFuser = (node: PlanNode, columns: readonly number[], ctx: GraphContext, build: (n: PlanNode) => Emitter) => Emitter | undefined;
+const fusers = new Map<string, ProjectionFuser>();
+export function registerProjectionFuser(kind: string, f: ProjectionFuser): void {
+  fusers.set(kind, f);
+}
+
 export interface SourceEntry {
   readonly reader: SourceReader;
   readonly emitter: Emitter;
@@ -115,6 +126,20 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         while ((bottom.kind === "Filter" || bottom.kind === "Project") && consumers.get(bottom) === 1) {
           stages.unshift(bottom);
           bottom = bottom.input;
+        }
+        const first = stages[0]!;
+        const fuser = fusers.get(bottom.kind);
+        const fused = fuser !== undefined && first.kind === "Project" && consumers.get(bottom) === 1 && first.exprs.every((e) => e.kind === "Column")
+          ? fuser(bottom, first.exprs.map((e) => bottom.schema.indexOf((e as { name: string }).name)), ctx, build)
+          : undefined;
+        if (fused !== undefined) {
+          if (!emitters.includes(fused)) emitters.push(fused);
+          if (isOperator(fused) && !operators.includes(fused)) operators.push(fused);
+          if (stages.length === 1) { em = fused; break; }
+          const rest = register(new CalcOperator(stages.slice(1), first.schema, resolveFunction));
+          connect(fused, rest, 0);
+          em = rest;
+          break;
         }
         const op = register(new CalcOperator(stages, bottom.schema, resolveFunction));
         connect(build(bottom), op, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, type Table, ValidationError, ifThenElse, lit, nullOf } from "../../src/index.js";
+import { $, DataTypes, type Table, ValidationError, coalesce, ifThenElse, lit, nullOf } from "../../src/index.js";
 import {
   DEPARTMENT, DEPARTMENT_NONULLS, DEPARTMENT_TYPE, EMPLOYEE, EMPLOYEE_TYPE, T1, T2, T_TYPE, batch, materialize, sorted, streaming,
 } from "./fixtures.js";
@@ -178,5 +178,22 @@ describe("regular joins: state TTL (table.exec.state.ttl)", () => {
       '0[1,"a",null,null]', '3[1,"a",null,null]', '0[1,"a",1,"x"]', '0[1,"a",1,"y"]', '0[1,"b",1,"z"]',
     ]);
     expect(op.stateRowCount()).toBe(2);
+  });
+});
+
+describe("regular joins: a select of columns is emitted by the join itself", () => {
+  it("reordered and repeated columns, and a filter above them, give the rows of the unfused plan", async () => {
+    const env = streaming();
+    const e = env.fromValues(EMPLOYEE_TYPE, EMPLOYEE);
+    const d = env.fromValues(DEPARTMENT_TYPE, DEPARTMENT);
+    const joined = e.join(d, $("deptno").isEqual($("department_num")));
+    const fused = joined.select($("department_name"), $("name"), $("deptno"), $("name").as("again")).filter($("deptno").isGreater(1));
+    const plain = joined.select($("department_name"), $("name"), $("deptno"), coalesce($("name"), $("name")).as("again")).filter($("deptno").isGreater(1));
+    const rows = await fused.execute().toChangelog();
+    expect(rows).toEqual(await plain.execute().toChangelog());
+    expect(sorted(rows)).toEqual(sorted([
+      "+I[Human Resources, Charlie, 2, Charlie]", "+I[HR, Charlie, 2, Charlie]", "+I[Sales, Don, 3, Don]",
+      "+I[People Operations, Charlie, 2, Charlie]", "+I[Engineering, Juliet, 4, Juliet]", "+I[Engineering, Helena, 4, Helena]",
+    ]));
   });
 });

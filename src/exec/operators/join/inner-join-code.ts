@@ -14,6 +14,7 @@ let innerJoinCount = 0;
  */
 export function generateInnerJoinProcess(
   node: JoinNode, self: { out: unknown; left: JoinSideState; right: JoinSideState }, resolve: FunctionResolver | undefined,
+  projection?: readonly number[],
 ): (input: number, kind: number, row: unknown[]) => void {
   const root = new CodegenContext(node.left.schema, resolve, "row");
   const lc = root;
@@ -24,9 +25,11 @@ export function generateInnerJoinProcess(
   const vars = [...new Set([...lk.vars, ...rk.vars])];
   const ls = node.left.schema.size;
   const rs = node.right.schema.size;
-  const cols = (a: string, n: number) => Array.from({ length: n }, (_, i) => `${a}[${i}]`);
-  const leftOut = `[${[...cols("row", ls), ...cols("o", rs)].join(",")}]`;
-  const rightOut = `[${[...cols("o", ls), ...cols("row", rs)].join(",")}]`;
+  // the output row: every joined column, or only the projected ones (a fused select, job-graph.ts)
+  const picked = projection ?? Array.from({ length: ls + rs }, (_, i) => i);
+  const item = (i: number, leftVar: string, rightVar: string) => (i < ls ? `${leftVar}[${i}]` : `${rightVar}[${i - ls}]`);
+  const leftOut = `[${picked.map((i) => item(i, "row", "o")).join(",")}]`;
+  const rightOut = `[${picked.map((i) => item(i, "o", "row")).join(",")}]`;
   const s = root.constant(self);
   const retract = root.constant((state: JoinSideState, key: unknown, row: unknown[]) => state.retract(key, row, 0));
   const id = innerJoinCount++;

@@ -1,5 +1,5 @@
 import type { PlanNode } from "../../../plan/nodes.js";
-import { type Emitter, type GraphContext, connect, registerOperatorFactory } from "../../job-graph.js";
+import { type Emitter, type GraphContext, connect, registerOperatorFactory, registerProjectionFuser } from "../../job-graph.js";
 import type { BaseOperator } from "../../operator.js";
 import { IntervalJoinOperator } from "./interval-join.js";
 import { LookupJoinOperator } from "./lookup-join.js";
@@ -15,6 +15,11 @@ export function installJoinRuntime(): void {
   registerOperatorFactory("Join", (node, ctx, build) => {
     if (node.kind !== "Join") throw new Error("unreachable");
     return twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
+  });
+  // `join(...).select(columns)`: the join emits the selected columns directly (one row allocation per output, not two)
+  registerProjectionFuser("Join", (node, columns, ctx, build) => {
+    if (node.kind !== "Join" || !RegularJoinOperator.canProject(node, ctx.settings)) return undefined;
+    return twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction, columns), node.left, node.right, build);
   });
   registerOperatorFactory("IntervalJoin", (node, ctx, build) => {
     if (node.kind !== "IntervalJoin") throw new Error("unreachable");

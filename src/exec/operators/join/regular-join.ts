@@ -45,7 +45,13 @@ export class RegularJoinOperator extends BaseOperator {
   private readonly matched: number[] = [];
   private readonly joined: unknown[][] = [];
 
-  constructor(node: JoinNode, settings: JobSettings, resolve?: FunctionResolver) {
+  /** Whether the operator can emit a projection of its output itself (the generated inner-join path). */
+  static canProject(node: JoinNode, settings: JobSettings): boolean {
+    return !settings.batch && settings.config.get("table.exec.state.ttl") === undefined && node.joinType === "INNER" && node.residual === undefined;
+  }
+
+  /** `projection`: positions of the joined row to emit (only where canProject). */
+  constructor(node: JoinNode, settings: JobSettings, resolve?: FunctionResolver, projection?: readonly number[]) {
     super(2);
     const ls = node.left.schema.size;
     const rs = node.right.schema.size;
@@ -65,7 +71,9 @@ export class RegularJoinOperator extends BaseOperator {
     this.right = new JoinSideState(this.rightOuter, this.ttl);
     // the common case gets a processElement of its own (inner-join-code.ts)
     if (!this.batch && this.ttl === 0 && node.joinType === "INNER" && this.residual === undefined) {
-      this.processElement = generateInnerJoinProcess(node, this, resolve);
+      this.processElement = generateInnerJoinProcess(node, this, resolve, projection);
+    } else if (projection !== undefined) {
+      throw new Error("RegularJoinOperator: a projection needs the generated inner-join path (canProject)");
     }
   }
 
