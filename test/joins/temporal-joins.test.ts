@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { $, DataTypes, type PositionalRow, Row, RowKind, Schema, type TableEnvironment, ValidationError, call, ifThenElse } from "../../src/index.js";
-import { sorted, streaming } from "./fixtures.js";
+import { batch, sorted, streaming } from "./fixtures.js";
 
 /** TemporalJoinTestPrograms fixtures: ORDERS and the versioned RatesHistory (before rows, then after rows). */
 const ORDERS_SCHEMA = Schema.newBuilder()
@@ -62,6 +62,12 @@ describe("temporal joins: Flink's programs", () => {
 });
 
 describe("temporal joins: rules", () => {
+  it("batch mode gives the same rows (R-021 in batch)", async () => {
+    const { orders, rates } = setup(batch());
+    const q = orders.joinLateral(call(rates, $("rowtime")), $("order_currency").isEqual($("currency"))).select($("amount").times($("rate")).as("amount"));
+    expect(sorted(await q.execute().toChangelog())).toEqual(sorted(AMOUNTS));
+  });
+
   it("a left outer temporal join pads orders without a valid version; a delete ends a version", async () => {
     const env = streaming();
     const rates = [
