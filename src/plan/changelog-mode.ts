@@ -2,6 +2,7 @@ import { ValidationError } from "../types/errors.js";
 import { Kind } from "../types/row.js";
 import type { ExprNode } from "../expressions/node.js";
 import type { PlanNode } from "./nodes.js";
+import { relationalMode } from "./relational-mode.js";
 
 /**
  * Which row kinds a node can emit, with the upsert key where updates are keyed.
@@ -143,6 +144,12 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       else mode = { kinds: hasRetractions(input) ? ALL_KINDS.kinds : [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER] };
       break;
     }
+    case "Sort":
+    case "Rank":
+    case "Deduplicate":
+    case "SetOp":
+      mode = relationalMode(node, batch, (n) => deriveChangelogMode(n, batch, cache));
+      break;
     case "Process": {
       const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
       mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;

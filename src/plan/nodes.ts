@@ -1,6 +1,12 @@
 import type { ExprNode } from "../expressions/node.js";
 import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { DeduplicateNode } from "./nodes/deduplicate.js";
+import type { RankNode } from "./nodes/rank.js";
+import type { SetOpNode } from "./nodes/set-op.js";
+import type { SortNode } from "./nodes/sort.js";
+
+export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -19,7 +25,11 @@ export type PlanNode =
   | WindowAggregateNode
   | OverAggregateNode
   | CorrelateNode
-  | SinkNode;
+  | SinkNode
+  | SortNode
+  | RankNode
+  | DeduplicateNode
+  | SetOpNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -200,6 +210,8 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "Union":
     case "Process":
       return node.inputs;
+    case "SetOp":
+      return [node.left, node.right];
     default:
       return [node.input];
   }
