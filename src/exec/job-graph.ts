@@ -9,6 +9,8 @@ import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { UnionOperator } from "./operators/union.js";
+import { MaterializeOperator } from "./operators/materialize.js";
+import { relationalOperator } from "./operators/relational-operators.js";
 import { windowOperator } from "./operators/window-operators.js";
 import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
 import { JobMetrics } from "./metrics.js";
@@ -53,6 +55,11 @@ export interface JobGraph {
   readonly operators: Operator[];
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
+  /**
+   * True once the sink has received end of input while sources may still run: an operator ended its
+   * output early (a satisfied LIMIT), so nothing more can reach the sink and the job can stop.
+   */
+  sinkEnded(): boolean;
 }
 
 type EmittingOperator = BaseOperator & Emitter;
@@ -148,6 +155,24 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         em = op;
         break;
       }
+      case "Sort":
+      case "Rank":
+      case "Deduplicate":
+      case "SetOp": {
+        const { op, materialize } = relationalOperator(node, settings, ctx.modeOf, resolveFunction);
+        const e = register(op);
+        if (node.kind === "SetOp") {
+          connect(build(node.left), e, 0);
+          connect(build(node.right), e, 1);
+        } else connect(build(node.input), e, 0);
+        em = e;
+        if (materialize) {
+          const m = register(new MaterializeOperator(node.schema, materialize));
+          connect(e, m, 0);
+          em = m;
+        }
+        break;
+      }
       default: {
         const f = factories.get(node.kind);
         if (!f) throw new ValidationError(`no operator for plan node ${node.kind}`);
@@ -173,7 +198,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   // batch has no event-time progress inside a bounded input (and so no late rows): sources only send the
   // final +Infinity watermark, which closes every window at end of input, as Flink's batch window operators do
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
-  return { sources, operators, metrics };
+  return { sources, operators, metrics, sinkEnded: () => sinkOp.ended };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {
