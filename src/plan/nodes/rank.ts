@@ -6,7 +6,8 @@ import { type SortKey, checkKeys } from "./sort.js";
 
 /**
  * Top-N per partition with ROW_NUMBER semantics (Flink's Rank with `ROW_NUMBER`): the rows ranked
- * `rankStart..rankEnd` (1-based) within each partition by `orderKeys`, ties in arrival order. The SQL
+ * `rankStart..rankEnd` (1-based) within each partition by `orderKeys`, ties in arrival order; no order
+ * keys = processing-time order (`ORDER BY proctime ASC`: the first rows to arrive). The SQL
  * pattern `ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) AS rn ... WHERE rn <= N` binds onto this node:
  * `rankNumber` names the appended BIGINT NOT NULL row-number column when it is selected.
  */
@@ -31,7 +32,6 @@ export function rankNode(f: {
     throw new ValidationError(`topN: the number of rows must be a positive integer, got ${f.rankEnd - f.rankStart + 1}`);
   }
   for (const k of f.partitionKeys) if (!Number.isInteger(k) || k < 0 || k >= schema.size) throw new ValidationError(`topN: no partition column at position ${k}`);
-  if (f.orderKeys.length === 0) throw new ValidationError("topN: orderBy needs at least one column, e.g. orderBy: [$(\"price\").desc()]");
   checkKeys(f.orderKeys, schema, "topN orderBy");
   if (f.rankNumber !== undefined && schema.has(f.rankNumber)) {
     throw new ValidationError(`topN: the row-number column '${f.rankNumber}' already exists in [${schema.names.join(", ")}]`);
