@@ -21,7 +21,7 @@ export class LimitOperator extends BaseOperator {
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
-    if (this.done) return;
+    if (this.done || this.seen >= this.end) return;
     const n = this.seen++;
     if (n >= this.offset) this.out.record(kind, row);
     if (this.seen >= this.end) this.finishOutput();
