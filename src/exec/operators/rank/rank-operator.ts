@@ -64,9 +64,11 @@ export class RankOperator extends BaseOperator {
       }
       if (gid < 0) {
         if (!insert) return; // retraction of a row never seen
-        gid = this.freeIds.pop() ?? this.partitions.length;
+        const free = this.freeIds.pop();
+        gid = free ?? this.partitions.length;
         keys.add(gid);
-        this.partitions[gid] = [];
+        if (free === undefined) this.partitions.push([]);
+        else this.partitions[gid] = [];
       }
     } else if (this.partitions.length === 0) this.partitions.push([]);
     const rows = this.partitions[gid]!;
@@ -91,28 +93,33 @@ export class RankOperator extends BaseOperator {
   }
 
   private insert(rows: unknown[][], row: unknown[]): void {
-    const { s, e } = this;
+    const s = this.s;
+    const e = this.e;
     const i = this.upperBound(rows, row);
-    if (this.spec.appendOnly && i > e) return; // can never rank in the range
+    const bounded = this.spec.appendOnly;
+    if (bounded && i > e) return; // can never rank in the range
     const lb = rows.length;
-    rows.splice(i, 0, row);
-    // the row that held rank e+1 before (old(e)), when it is pushed out of a bounded buffer
+    // the row that held rank e+1 before, when it is pushed out of a bounded buffer (old(e))
     let dropped: unknown[] | undefined;
-    if (this.spec.appendOnly && rows.length > e + 1) dropped = rows.pop();
-    const old = (p: number): unknown[] => (p < i ? rows[p]! : p + 1 < rows.length ? rows[p + 1]! : dropped!);
+    if (bounded && lb > e) dropped = rows[lb - 1];
+    else rows.push(row);
+    for (let p = rows.length - 1; p > i; p--) rows[p] = rows[p - 1]!;
+    rows[i] = row;
+    // old(p), the row at p before the insert, is rows[p + 1] for p >= i (or the dropped one past the end)
+    const len = rows.length;
     const out = this.out;
     if (this.spec.rankNumber) {
-      const last = Math.min(lb, e);
-      for (let p = Math.max(i, s); p <= last; p++) {
+      const last = lb < e ? lb : e;
+      for (let p = i > s ? i : s; p <= last; p++) {
         if (p < lb) {
-          out.record(this.before, withRank(old(p), p + 1));
+          out.record(this.before, withRank(p + 1 < len ? rows[p + 1]! : dropped!, p + 1));
           out.record(this.after, withRank(rows[p]!, p + 1));
         } else out.record(Kind.INSERT, withRank(rows[p]!, p + 1));
       }
       return;
     }
     if (i > e) return;
-    const leaving = e < lb ? old(e) : undefined;
+    const leaving = e < lb ? (e + 1 < len ? rows[e + 1] : dropped) : undefined;
     const entering = i >= s ? row : s - 1 < lb ? rows[s] : undefined;
     if (leaving !== undefined) out.record(Kind.DELETE, leaving);
     if (entering !== undefined) out.record(Kind.INSERT, entering);
