@@ -11,6 +11,7 @@ import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { UnionOperator } from "./operators/union.js";
 import { MaterializeOperator } from "./operators/materialize.js";
 import { relationalOperator } from "./operators/relational-operators.js";
+import { LimitOperator } from "./operators/sort/limit-operator.js";
 import { windowOperator } from "./operators/window-operators.js";
 import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
 import { JobMetrics } from "./metrics.js";
@@ -56,8 +57,8 @@ export interface JobGraph {
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
   /**
-   * True once the sink has received end of input while sources may still run: an operator ended its
-   * output early (a satisfied LIMIT), so nothing more can reach the sink and the job can stop.
+   * True once a LIMIT ended its output early (it is satisfied) and that has ended the sink: nothing more
+   * can reach the sink, so the job stops and cancels the sources still running.
    */
   sinkEnded(): boolean;
 }
@@ -198,7 +199,9 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   // batch has no event-time progress inside a bounded input (and so no late rows): sources only send the
   // final +Infinity watermark, which closes every window at end of input, as Flink's batch window operators do
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
-  return { sources, operators, metrics, sinkEnded: () => sinkOp.ended };
+  const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
+  const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
+  return { sources, operators, metrics, sinkEnded };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

@@ -160,6 +160,19 @@ describe("set operations", () => {
   });
 });
 
+describe("streaming sort on an event-time attribute", () => {
+  it("releases rows in (rowtime, key) order as the watermark passes them; late rows are dropped", async () => {
+    const schema = Schema.newBuilder().column("v", DataTypes.INT()).column("ts", DataTypes.TIMESTAMP(3))
+      .watermark("ts", "`ts` - INTERVAL '2' SECOND").build();
+    const t = streaming().fromValues(schema, Row.of(1, new Date(3000)), Row.of(2, new Date(2000)), Row.of(3, new Date(6000)),
+      Row.of(4, new Date(500)), Row.of(5, new Date(5000)), Row.of(0, new Date(5000)));
+    const q = t.orderBy($("ts"), $("v").desc()).select($("v"));
+    expect(q.changelogMode()).toBe("[I]");
+    // watermark 4000 after row 3 releases 2 and 1; row 4 (500) is then late; 5 and 0 wait for the end
+    expect(await q.execute().toChangelog()).toEqual(["+I[2]", "+I[1]", "+I[5]", "+I[0]", "+I[3]"]);
+  });
+});
+
 describe("limit on an unbounded stream", () => {
   it("stops the job once satisfied: the result completes and the source is cancelled", async () => {
     const env = streaming();

@@ -9,6 +9,8 @@ import { BaseOperator } from "../../operator.js";
 export class LimitOperator extends BaseOperator {
   private seen = 0;
   private done = false;
+  /** Set when the output ended before the input: the job may stop its sources (exec/job.ts). */
+  endedEarly = false;
   private readonly end: number;
 
   constructor(private readonly offset: number, fetch: number) {
@@ -30,6 +32,7 @@ export class LimitOperator extends BaseOperator {
   private finishOutput(): void {
     if (this.done) return;
     this.done = true;
+    this.endedEarly = true;
     this.out.watermark(Infinity);
     this.out.endInput();
   }
