@@ -10,5 +10,6 @@ import { W3 } from "./w3-tumble-window.js";
 import { W4 } from "./w4-batch-sum.js";
 import { W5 } from "./w5-ptf-state.js";
 import { W7 } from "./w7-join.js";
+import { W8 } from "./w8-top-n.js";
 
-export const WORKLOADS: readonly Workload[] = [W0, W1, W2, W3, W4, W5, W7];
+export const WORKLOADS: readonly Workload[] = [W0, W1, W2, W3, W4, W5, W7, W8];

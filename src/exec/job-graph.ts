@@ -9,6 +9,9 @@ import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { UnionOperator } from "./operators/union.js";
+import { MaterializeOperator } from "./operators/materialize.js";
+import { relationalOperator } from "./operators/relational-operators.js";
+import { LimitOperator } from "./operators/sort/limit-operator.js";
 import { windowOperator } from "./operators/window-operators.js";
 import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
 import { JobMetrics } from "./metrics.js";
@@ -64,6 +67,11 @@ export interface JobGraph {
   readonly operators: Operator[];
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
+  /**
+   * True once a LIMIT ended its output early (it is satisfied) and that has ended the sink: nothing more
+   * can reach the sink, so the job stops and cancels the sources still running.
+   */
+  sinkEnded(): boolean;
 }
 
 type EmittingOperator = BaseOperator & Emitter;
@@ -173,6 +181,24 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         em = op;
         break;
       }
+      case "Sort":
+      case "Rank":
+      case "Deduplicate":
+      case "SetOp": {
+        const { op, materialize } = relationalOperator(node, settings, ctx.modeOf, resolveFunction);
+        const e = register(op);
+        if (node.kind === "SetOp") {
+          connect(build(node.left), e, 0);
+          connect(build(node.right), e, 1);
+        } else connect(build(node.input), e, 0);
+        em = e;
+        if (materialize) {
+          const m = register(new MaterializeOperator(node.schema, materialize));
+          connect(e, m, 0);
+          em = m;
+        }
+        break;
+      }
       default: {
         const f = factories.get(node.kind);
         if (!f) throw new ValidationError(`no operator for plan node ${node.kind}`);
@@ -198,7 +224,9 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   // batch has no event-time progress inside a bounded input (and so no late rows): sources only send the
   // final +Infinity watermark, which closes every window at end of input, as Flink's batch window operators do
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
-  return { sources, operators, metrics };
+  const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
+  const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
+  return { sources, operators, metrics, sinkEnded };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

@@ -35,16 +35,18 @@ export class LocalJob implements Job {
       }
       const active = this.active;
       if (active.length === 0) return this.finish();
+      if (this.graph.sinkEnded()) return this.stopSources();
       if (active.length === 1) {
         // one source: the whole slice in one call
         const s = active[0]!;
         const r = s.reader.poll(s.emitter.out, budget);
-        if (r !== "end") return r;
+        if (r !== "end") return this.graph.sinkEnded() ? this.stopSources() : r;
         s.done = true;
         this.active = [];
         return this.finish();
       }
-      return this.interleave(active, budget);
+      const r = this.interleave(active, budget);
+      return r !== "done" && this.graph.sinkEnded() ? this.stopSources() : r;
     } catch (e) {
       this.failed = e instanceof TableError ? e : new ExecutionError(`job failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
       this.cancel();
@@ -75,6 +77,16 @@ export class LocalJob implements Job {
     if (this.active.length === 0) return this.finish();
     if (ready === 0) return waits.length === 1 ? waits[0]! : Promise.race(waits);
     return "more";
+  }
+
+  /** The sink has everything it will get (a satisfied LIMIT): the sources still running are cancelled. */
+  private stopSources(): "done" {
+    for (const s of this.active) {
+      s.done = true;
+      s.reader.close();
+    }
+    this.active = [];
+    return this.finish();
   }
 
   private finish(): "done" {

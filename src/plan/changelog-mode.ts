@@ -3,6 +3,7 @@ import { Kind } from "../types/row.js";
 import type { ExprNode } from "../expressions/node.js";
 import type { PlanNode } from "./nodes.js";
 import { appendOnlyJoinMode, regularJoinMode } from "./join-mode.js";
+import { relationalMode } from "./relational-mode.js";
 
 /**
  * Which row kinds a node can emit, with the upsert key where updates are keyed.
@@ -156,6 +157,11 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "LookupJoin":
       mode = appendOnlyJoinMode("a lookup join", [deriveChangelogMode(node.input, batch, cache)]);
       break;
+    case "Sort":
+    case "Rank":
+    case "Deduplicate":
+    case "SetOp":
+      mode = relationalMode(node, batch, (n) => deriveChangelogMode(n, batch, cache));
     case "Process": {
       const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
       mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;

@@ -2,6 +2,7 @@ import { nodeToString } from "../expressions/node.js";
 import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
 import { explainJoin } from "./join-explain.js";
+import { explainRelational } from "./relational-explain.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
 
 /**
@@ -55,6 +56,10 @@ function attributes(n: PlanNode): string {
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
     case "Join": case "IntervalJoin": case "TemporalJoin": case "LookupJoin": return explainJoin(n);
+    case "Sort":
+    case "Rank":
+    case "Deduplicate":
+    case "SetOp": return explainRelational(n);
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }
 }

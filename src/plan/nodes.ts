@@ -7,6 +7,12 @@ import type { LookupJoinNode } from "./nodes/lookup-join.js";
 import type { TemporalJoinNode } from "./nodes/temporal-join.js";
 
 export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
+import type { DeduplicateNode } from "./nodes/deduplicate.js";
+import type { RankNode } from "./nodes/rank.js";
+import type { SetOpNode } from "./nodes/set-op.js";
+import type { SortNode } from "./nodes/sort.js";
+
+export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -29,7 +35,11 @@ export type PlanNode =
   | JoinNode
   | IntervalJoinNode
   | TemporalJoinNode
-  | LookupJoinNode;
+  | LookupJoinNode
+  | SortNode
+  | RankNode
+  | DeduplicateNode
+  | SetOpNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -213,6 +223,7 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "Join":
     case "IntervalJoin":
     case "TemporalJoin":
+    case "SetOp":
       return [node.left, node.right];
     default:
       return [node.input];

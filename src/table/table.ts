@@ -7,7 +7,7 @@ import { explainPlan } from "../plan/explain.js";
 import type { PlanNode } from "../plan/nodes.js";
 import { TableResult } from "./table-result.js";
 import { resolveProcessCall } from "../ptf/call.js";
-import { type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
+import { type CheckOrderKeys, type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
 import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
@@ -17,6 +17,8 @@ import type { JoinType } from "../plan/nodes/join.js";
 import type { InnerJoinMode, JoinResult, JoinRight, TemporalColumn } from "./join-typing.js";
 import { TemporalTableFunction } from "../functions/temporal-table-function.js";
 import { type InsertTableResult, TablePipeline } from "./insert.js";
+import * as rel from "./relational-ops.js";
+import type { DedupArgs, SetOpArg, TopNArgs, TopNResult } from "./relational-typing.js";
 import type { SinkTarget, TableDescriptor } from "./table-descriptor.js";
 import type { LateralArg, LateralColumns } from "../functions/typing.js";
 import type { GroupWindow } from "./windows/group-windows.js";
@@ -270,6 +272,84 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
     this.sameEnv(right);
     const p = predicate === undefined ? undefined : exprOf(predicate);
     return this.derive(planJoin(this.node, right.node, joinType, p, this.env.planContext(), what));
+  }
+
+  // ---- ordering, top-N, deduplication, set operations (docs/top-n-and-dedup.md) ----
+
+  /**
+   * ORDER BY: `orderBy($("price").desc(), $("id"))`; NULLs first for ASC and last for DESC unless
+   * `.nullsFirst()` / `.nullsLast()` says otherwise. Batch: a sort. Streaming: the first key must be an
+   * ascending event-time attribute (rows are released by the watermark), unless a `fetch`/`limit`
+   * follows, which makes a top-N that retracts rows leaving it.
+   */
+  orderBy<const O extends readonly AnyExpr[]>(...fields: O & CheckOrderKeys<S, O>): Table<S, M> {
+    return this.derive(rel.orderBy(this.node, nodes(fields)));
+  }
+
+  /** Skips the first `n` rows (of the sort it follows, or in arrival order). */
+  offset(n: number): Table<S, "retract"> {
+    return this.derive(rel.offset(this.node, n));
+  }
+
+  /**
+   * The first `n` rows (of the sort it follows, or in arrival order). On an unbounded insert-only table
+   * without orderBy, the job stops once `n` rows came out: how a notebook peeks at a stream.
+   */
+  fetch(n: number): Table<S, "retract"> {
+    return this.derive(rel.fetch(this.node, n));
+  }
+
+  /** `limit(n)` = `fetch(n)`; `limit(offset, n)` = `offset(offset).fetch(n)`. */
+  limit(n: number): Table<S, "retract">;
+  limit(offset: number, fetch: number): Table<S, "retract">;
+  limit(a: number, b?: number): Table<S, "retract"> {
+    return this.derive(b === undefined ? rel.fetch(this.node, a) : rel.fetch(rel.offset(this.node, a), b));
+  }
+
+  /**
+   * Top-N per partition with ROW_NUMBER semantics (SQL: `ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..)
+   * AS rn ... WHERE rn <= n`): `bids.topN(3, { partitionBy: [$("auction")], orderBy: [$("price").desc()], rowNumber: "rn" })`.
+   * Rows that leave the top are retracted; `rowNumber` appends the rank as a BIGINT NOT NULL column.
+   */
+  topN<const K extends readonly AnyExpr[] = [], const O extends readonly AnyExpr[] = [], const R extends string = never>(
+    n: number, spec: TopNArgs<S, K, O, R>,
+  ): Table<TopNResult<S, R>, "retract"> {
+    return this.derive(rel.topN(this.node, n, spec as rel.TopNSpec));
+  }
+
+  /**
+   * One row per key: the first or the last (`keep`), by processing time (arrival) or by the event-time
+   * attribute `orderBy` (SQL: `ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time ASC|DESC) = 1`).
+   * Keep-first by processing time is insert-only; the others update rows by key.
+   */
+  deduplicate<const K extends readonly AnyExpr[], const T extends AnyExpr = never>(spec: DedupArgs<S, K, T>): Table<S, "retract"> {
+    return this.derive(rel.deduplicate(this.node, spec as rel.DeduplicateSpec));
+  }
+
+  /** INTERSECT: distinct rows present in both tables (same column names and type families, checked by the compiler). */
+  intersect<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, DistinctMode<UnionMode<M, M2>>> {
+    return this.derive(this.setOp(other, "INTERSECT", false));
+  }
+
+  /** INTERSECT ALL: each row min(count here, count there) times. */
+  intersectAll<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, DistinctMode<UnionMode<M, M2>>> {
+    return this.derive(this.setOp(other, "INTERSECT", true));
+  }
+
+  /** EXCEPT (Flink's `minus`): distinct rows of this table not present in the other. Rows later matched are retracted. */
+  minus<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, "retract"> {
+    return this.derive(this.setOp(other, "MINUS", false));
+  }
+
+  /** EXCEPT ALL (`minusAll`): each row max(count here - count there, 0) times. */
+  minusAll<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, "retract"> {
+    return this.derive(this.setOp(other, "MINUS", true));
+  }
+
+  private setOp(other: unknown, op: "INTERSECT" | "MINUS", all: boolean): PlanNode {
+    if (!(other instanceof Table)) throw new ValidationError(`${op === "INTERSECT" ? "intersect" : "minus"}${all ? "All" : ""}: expected a Table`);
+    this.sameEnv(other as Table<object, ChangelogKind>);
+    return rel.setOp(this.node, other.node, op, all);
   }
 
   private sameEnv(other: Table<object, ChangelogKind>): void {

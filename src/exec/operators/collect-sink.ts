@@ -49,7 +49,7 @@ export class CollectSinkOperator extends BaseOperator {
  * one (a row not present is ignored). An upsert changelog (+U without -U, with an upsert key) holds one row
  * per key: +I/+U replace it, -D removes it (also a key-only -D).
  */
-class MaterializedRows {
+export class MaterializedRows {
   private readonly keys: GroupKeys;
   private readonly upsert: boolean;
   private counts = new Float64Array(16);

@@ -1,0 +1,189 @@
+import { col } from "../../../expressions/node.js";
+import type { FunctionResolver } from "../../../expressions/compile.js";
+import type { SortKey } from "../../../plan/nodes/sort.js";
+import type { ResolvedSchema } from "../../../types/resolved-schema.js";
+import { Kind } from "../../../types/row.js";
+import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js";
+import { BaseOperator } from "../../operator.js";
+import { errorWithRow } from "../row-error.js";
+import { type RowComparator, rowComparator, rowsEqual } from "../sort/row-comparator.js";
+
+export interface RankSpec {
+  readonly input: ResolvedSchema;
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly SortKey[];
+  /** 1-based, inclusive. */
+  readonly rankStart: number;
+  readonly rankEnd: number;
+  /** Append the row number (1-based) to each output row. */
+  readonly rankNumber: boolean;
+  /** The input is insert-only: only the first `rankEnd` rows of a partition are kept (AppendOnlyTopNFunction). */
+  readonly appendOnly: boolean;
+}
+
+/**
+ * Top-N with ROW_NUMBER semantics, per partition, as Flink's AppendOnlyTopNFunction (insert-only input)
+ * and RetractableTopNFunction (updating input). Each partition holds its rows sorted by the ORDER BY keys,
+ * ties in arrival order. A change at one position changes the ranks after it; what is emitted is the
+ * difference of the top range before and after:
+ * - without a row number, the row leaving the range is deleted (`-D`) and the row entering it inserted (`+I`);
+ * - with a row number, every rank whose row changed is updated: `-U`/`+U` over an insert-only input,
+ *   `-D`/`+I` over an updating one; a rank filled for the first time is `+I`, one emptied `-D`.
+ * An insert-only input keeps only the rows that can still be in the range (at most `rankEnd` per partition).
+ */
+export class RankOperator extends BaseOperator {
+  private readonly keys: GroupKeys | undefined;
+  private partitions: unknown[][][] = [];
+  private readonly freeIds: number[] = [];
+  private readonly compare: RowComparator;
+  private readonly s: number;
+  private readonly e: number;
+  private readonly before: number;
+  private readonly after: number;
+
+  constructor(private readonly spec: RankSpec, resolveFunction?: FunctionResolver) {
+    super(1);
+    this.keys = spec.partitionKeys.length > 0
+      ? createGroupKeys(spec.partitionKeys.map((k) => col(spec.input.names[k]!)), spec.input, resolveFunction) : undefined;
+    this.compare = rowComparator(spec.orderKeys);
+    this.s = spec.rankStart - 1;
+    this.e = spec.rankEnd - 1;
+    this.before = spec.appendOnly ? Kind.UPDATE_BEFORE : Kind.DELETE;
+    this.after = spec.appendOnly ? Kind.UPDATE_AFTER : Kind.INSERT;
+  }
+
+  processElement(_input: number, kind: number, row: unknown[]): void {
+    const insert = kind === Kind.INSERT || kind === Kind.UPDATE_AFTER;
+    let gid = 0;
+    const keys = this.keys;
+    if (keys) {
+      try {
+        gid = keys.find(row);
+      } catch (e) {
+        throw errorWithRow(e, kind, row, this.spec.input);
+      }
+      if (gid < 0) {
+        if (!insert) return; // retraction of a row never seen
+        const free = this.freeIds.pop();
+        gid = free ?? this.partitions.length;
+        keys.add(gid);
+        if (free === undefined) this.partitions.push([]);
+        else this.partitions[gid] = [];
+      }
+    } else if (this.partitions.length === 0) this.partitions.push([]);
+    const rows = this.partitions[gid]!;
+    if (insert) this.insert(rows, row);
+    else if (this.retract(rows, row) && rows.length === 0 && keys) {
+      keys.remove(gid); // the partition's key is still the current one
+      this.freeIds.push(gid);
+    }
+  }
+
+  /** Index of the first row that sorts after `row` (a new row goes after its ties). */
+  private upperBound(rows: unknown[][], row: unknown[]): number {
+    let lo = 0;
+    let hi = rows.length;
+    const cmp = this.compare;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(rows[mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private insert(rows: unknown[][], row: unknown[]): void {
+    const s = this.s;
+    const e = this.e;
+    const i = this.upperBound(rows, row);
+    const bounded = this.spec.appendOnly;
+    if (bounded && i > e) return; // can never rank in the range
+    const lb = rows.length;
+    // the row that held rank e+1 before, when it is pushed out of a bounded buffer (old(e))
+    let dropped: unknown[] | undefined;
+    if (bounded && lb > e) dropped = rows[lb - 1];
+    else rows.push(row);
+    for (let p = rows.length - 1; p > i; p--) rows[p] = rows[p - 1]!;
+    rows[i] = row;
+    // old(p), the row at p before the insert, is rows[p + 1] for p >= i (or the dropped one past the end)
+    const len = rows.length;
+    const out = this.out;
+    if (this.spec.rankNumber) {
+      const last = lb < e ? lb : e;
+      for (let p = i > s ? i : s; p <= last; p++) {
+        if (p < lb) {
+          out.record(this.before, withRank(p + 1 < len ? rows[p + 1]! : dropped!, p + 1));
+          out.record(this.after, withRank(rows[p]!, p + 1));
+        } else out.record(Kind.INSERT, withRank(rows[p]!, p + 1));
+      }
+      return;
+    }
+    if (i > e) return;
+    const leaving = e < lb ? (e + 1 < len ? rows[e + 1] : dropped) : undefined;
+    const entering = i >= s ? row : s - 1 < lb ? rows[s] : undefined;
+    if (leaving !== undefined) out.record(Kind.DELETE, leaving);
+    if (entering !== undefined) out.record(Kind.INSERT, entering);
+  }
+
+  /** Removes one row equal to `row`; false if there is none. */
+  private retract(rows: unknown[][], row: unknown[]): boolean {
+    let i = this.upperBound(rows, row) - 1;
+    while (i >= 0 && this.compare(rows[i]!, row) === 0 && !rowsEqual(rows[i]!, row)) i--;
+    if (i < 0 || this.compare(rows[i]!, row) !== 0) return false;
+    const { s, e } = this;
+    const lb = rows.length;
+    const removed = rows[i]!;
+    rows.splice(i, 1);
+    const la = lb - 1;
+    const out = this.out;
+    if (this.spec.rankNumber) {
+      const last = Math.min(lb - 1, e);
+      for (let p = Math.max(i, s); p <= last; p++) {
+        const was = p === i ? removed : rows[p - 1]!;
+        out.record(this.before === Kind.UPDATE_BEFORE && p < la ? Kind.UPDATE_BEFORE : Kind.DELETE, withRank(was, p + 1));
+        if (p < la) out.record(this.before === Kind.UPDATE_BEFORE ? Kind.UPDATE_AFTER : Kind.INSERT, withRank(rows[p]!, p + 1));
+      }
+      return true;
+    }
+    if (i > e) return true;
+    const leaving = i >= s ? removed : s < lb ? rows[s - 1] : undefined;
+    const entering = e < la ? rows[e] : undefined;
+    if (leaving !== undefined) out.record(Kind.DELETE, leaving);
+    if (entering !== undefined) out.record(Kind.INSERT, entering);
+    return true;
+  }
+
+  /** Number of partitions holding rows. */
+  partitionCount(): number {
+    return this.keys ? this.keys.size : this.partitions.length;
+  }
+
+  override snapshotState(): unknown {
+    if (!this.keys) return { rows: (this.partitions[0] ?? []).map((r) => r.slice()) };
+    const parts: [unknown[], unknown[][]][] = [];
+    this.keys.forEach((key, gid) => parts.push([key, this.partitions[gid]!.map((r) => r.slice())]));
+    return { parts };
+  }
+
+  override restoreState(state: unknown): void {
+    const s = state as { rows?: unknown[][]; parts?: [unknown[], unknown[][]][] };
+    this.partitions = [];
+    if (!this.keys) {
+      if (s.rows && s.rows.length > 0) this.partitions.push(s.rows.map((r) => r.slice()));
+      return;
+    }
+    for (const [key, rows] of s.parts ?? []) {
+      const gid = this.partitions.length;
+      this.keys.restore(key, gid);
+      this.partitions.push(rows.map((r) => r.slice()));
+    }
+  }
+}
+
+function withRank(row: readonly unknown[], rank: number): unknown[] {
+  const n = row.length;
+  const out = new Array<unknown>(n + 1);
+  for (let i = 0; i < n; i++) out[i] = row[i];
+  out[n] = rank;
+  return out;
+}

@@ -1,0 +1,74 @@
+import type { SortKey } from "../../../plan/nodes/sort.js";
+import { Kind } from "../../../types/row.js";
+import { BaseOperator } from "../../operator.js";
+import { type RowComparator, rowComparator } from "./row-comparator.js";
+
+/**
+ * ORDER BY an ascending event-time attribute (then other keys) over an insert-only stream, as Flink's
+ * RowTimeSortOperator: rows wait until the watermark passes their rowtime and go out sorted. A row whose
+ * rowtime is not after the current watermark is late and dropped.
+ */
+export class TemporalSortOperator extends BaseOperator {
+  /** Pending rows, sorted; rows before `head` have been emitted. */
+  private rows: unknown[][] = [];
+  private head = 0;
+  private readonly compare: RowComparator;
+  private readonly time: number;
+  private late = 0;
+
+  constructor(keys: readonly SortKey[]) {
+    super(1);
+    this.compare = rowComparator(keys);
+    this.time = keys[0]!.column;
+  }
+
+  processElement(_input: number, _kind: number, row: unknown[]): void {
+    const t = timeOf(row[this.time]);
+    if (t <= this.currentWatermark) {
+      this.late++;
+      return;
+    }
+    const rows = this.rows;
+    let lo = this.head;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(rows[mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    rows.splice(lo, 0, row);
+  }
+
+  protected override onWatermark(wm: number): void {
+    const rows = this.rows;
+    let h = this.head;
+    while (h < rows.length && timeOf(rows[h]![this.time]) <= wm) this.out.record(Kind.INSERT, rows[h++]!);
+    if (h === rows.length) {
+      this.rows = [];
+      h = 0;
+    } else if (h > 1024 && h > rows.length >>> 1) {
+      this.rows = rows.slice(h);
+      h = 0;
+    }
+    this.head = h;
+    this.out.watermark(wm);
+  }
+
+  /** Rows dropped as late. */
+  lateRecords(): number {
+    return this.late;
+  }
+
+  override snapshotState(): unknown {
+    return this.rows.slice(this.head).map((r) => r.slice());
+  }
+
+  override restoreState(state: unknown): void {
+    this.rows = (state as unknown[][]).map((r) => r.slice());
+    this.head = 0;
+  }
+}
+
+function timeOf(v: unknown): number {
+  return v instanceof Date ? v.getTime() : typeof v === "number" ? v : -Infinity;
+}
