@@ -162,6 +162,7 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "Deduplicate":
     case "SetOp":
       mode = relationalMode(node, batch, (n) => deriveChangelogMode(n, batch, cache));
+      break;
     case "Process": {
       const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
       mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;
