@@ -56,6 +56,9 @@ export function resolveProcessCall(
     if (v.kind !== "table") throw new ValidationError(`Invalid argument value. Argument '${a.name}' expects a table to be passed.`);
     if (v.table.env !== env) throw new ValidationError(`Table argument '${a.name}': the table belongs to a different TableEnvironment`);
     const schema = v.table.node.schema;
+    if (decl.broadcast && (v.keys.length > 0 || (v.order !== undefined && v.order.length > 0))) {
+      throw new ValidationError("PARTITION BY or ORDER BY are not supported for table arguments with broadcast semantics.");
+    }
     const keys = v.keys.map((k) => schema.indexOf(k, `PARTITION BY of table argument '${a.name}': column`));
     if (!decl.setSemantics && keys.length > 0) {
       throw new ValidationError(
@@ -73,7 +76,7 @@ export function resolveProcessCall(
     }
     tables.push({
       name: a.name, position: a.position, decl, inputIndex: inputs.length, schema, partitionKeys: keys,
-      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog: delivery.mode, delivery, timeColumn: -1, orderBy: [],
+      setSemantics: decl.setSemantics, broadcast: decl.broadcast, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog: delivery.mode, delivery, timeColumn: -1, orderBy: [],
     });
     orders.push(v.order ?? []);
     inputs.push(v.table.node);
@@ -81,7 +84,7 @@ export function resolveProcessCall(
   if (tables.length > MAX_TABLE_ARGS) {
     throw new ValidationError(`Unsupported table argument count. Currently, the number of input tables is limited to ${MAX_TABLE_ARGS}.`);
   }
-  checkCoPartitioning(tables);
+  checkCoPartitioning(tables.filter((t) => !t.broadcast));
 
   // scalar arguments
   const scalars: Record<string, unknown> = {};
@@ -120,7 +123,8 @@ export function resolveProcessCall(
     checkUidFormat(u);
     explicitUid = u as string;
   }
-  const setSemantics = tables.some((t) => t.setSemantics);
+  // state (per key or broadcast) must be found again by uid
+  const setSemantics = tables.some((t) => t.setSemantics) || fn.states.length > 0;
   const uid = explicitUid ?? (setSemantics ? deriveUid(registered ?? fn.name, functionName) : undefined);
 
   const layout = outputLayout(fn.outputType, tables, time.rowtime);

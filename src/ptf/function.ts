@@ -197,18 +197,32 @@ function validateSignature(f: ProcessTableFunction<unknown, unknown, unknown, Ch
       );
     }
   }
-  if (f.tableArgs.length > 1) {
-    if (f.tableArgs.some((a) => !(a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
-      throw new ValidationError("All main table arguments must use set semantics if multiple table arguments are declared.");
-    }
-    if (f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).has("PASS_COLUMNS_THROUGH"))) {
-      throw new ValidationError("Pass-through columns are not supported if multiple table arguments are declared.");
-    }
+  const decls = f.tableArgs.map((a) => ({ name: a.name, decl: a.decl as TableArgDecl<unknown, TableTrait> }));
+  const main = decls.filter((a) => !a.decl.broadcast);
+  const broadcast = decls.filter((a) => a.decl.broadcast);
+  if (broadcast.length > 0 && main.length === 0) {
+    throw new ValidationError("Table arguments with broadcast semantics require at least one table argument with row or set semantics.");
   }
-  if (f.states.length > 0 && !f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
+  if (main.length > 1 && main.some((a) => !a.decl.setSemantics)) {
+    throw new ValidationError("All main table arguments must use set semantics if multiple table arguments are declared.");
+  }
+  if (f.tableArgs.length > 1 && decls.some((a) => a.decl.has("PASS_COLUMNS_THROUGH"))) {
+    throw new ValidationError("Pass-through columns are not supported if multiple table arguments are declared.");
+  }
+  const keyed = f.states.filter((s) => !s.decl.broadcast);
+  const shared = f.states.filter((s) => s.decl.broadcast);
+  if (shared.length > 0 && broadcast.length === 0) {
+    throw new ValidationError(`Broadcast state entry '${shared[0]!.name}' requires at least one table argument with broadcast semantics.`);
+  }
+  const notify = broadcast.find((a) => a.decl.has("NOTIFY_STATEFUL_SETS"));
+  if (notify !== undefined && (keyed.length === 0 || !main.some((a) => a.decl.setSemantics))) {
+    throw new ValidationError(`Table argument '${notify.name}' notifies stateful sets which requires at least one state entry that is scoped to a set.`);
+  }
+  if (keyed.length > 0 && !main.some((a) => a.decl.setSemantics)) {
     throw new ValidationError(
-      `${what}: state entry '${f.states[0]!.name}' needs a table argument with SET_SEMANTIC_TABLE: state is kept per PARTITION BY key`
-      + (f.tableArgs.length === 0 ? " and a PTF without table arguments is evaluated only once" : ", and rows of a row-semantics table are independent"),
+      `${what}: state entry '${keyed[0]!.name}' needs a table argument with SET_SEMANTIC_TABLE: state is kept per PARTITION BY key`
+      + (f.tableArgs.length === 0 ? " and a PTF without table arguments is evaluated only once" : ", and rows of a row-semantics table are independent")
+      + (broadcast.length > 0 ? " (declare it with { kind: StateKind.BROADCAST } to share it across keys)" : ""),
     );
   }
   if (f.outputType.root === "ROW") {

@@ -18,6 +18,8 @@ export interface ResolvedTableArg {
   /** Positions of the PARTITION BY columns in `schema`. */
   readonly partitionKeys: readonly number[];
   readonly setSemantics: boolean;
+  /** BROADCAST_SEMANTIC_TABLE: a side input without key, delivered to every virtual processor. */
+  readonly broadcast: boolean;
   readonly passThrough: boolean;
   /** The changelog mode in which rows reach eval (after the delivery rules of updating tables). */
   readonly changelog: ChangelogMode;

@@ -3,12 +3,8 @@
 // Flink's assertions are multisets; where the order of rows of different keys is Flink's listing order
 // here too, the tests compare sequences.
 import { describe, expect, it } from "vitest";
-import { PtfOperator, type PtfSnapshot } from "../../src/exec/operators/ptf/ptf-operator.js";
-import type { ResolvedPtfCall } from "../../src/ptf/resolved-call.js";
-import type { ProcessNode } from "../../src/plan/nodes.js";
-import { KIND_SHORT } from "../../src/types/row.js";
-import { toJavaString } from "../../src/types/format.js";
-import type { Table, TableEnvironment } from "../../src/index.js";
+import { RestoreRun } from "./restore-run.js";
+import type { TableEnvironment } from "../../src/index.js";
 import { $, Row, Session, descriptor, lit } from "../../src/index.js";
 import {
   MultiInputFunction, MultiInputOrderByFunction, MultiInputWithScalarArgsFunction, OrderByFunction, T_LARGE_ROWS, T_LARGE_SCHEMA, TimedJoinFunction,
@@ -88,45 +84,6 @@ describe("§3.13 ORDER BY", () => {
   });
 });
 
-/**
- * Flink's restore programs run a job over the rows "before restore" without ending its sources (no
- * final watermark), take a savepoint, and restore a new job that reads the rows "after restore" to the
- * end. Here the call's PTF operator is driven directly the way those sources do it: per input, each row
- * is followed by its watermark (max time so far − delay, forwarded only when it rises).
- */
-class RestoreRun {
-  readonly out: string[] = [];
-  readonly op: PtfOperator;
-  private readonly maxTime: number[];
-
-  constructor(env: TableEnvironment, table: Table<object>, private readonly delays: readonly number[], restore?: PtfSnapshot) {
-    const node = table.node as ProcessNode;
-    const types = table.getResolvedSchema().types;
-    this.op = new PtfOperator(node.call as ResolvedPtfCall, { batch: false, config: env.getConfig().options, clock: Date.now });
-    this.op.out = {
-      record: (k, v) => this.out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`),
-      watermark: () => {},
-      endInput: () => {},
-    };
-    this.op.open();
-    if (restore !== undefined) this.op.restoreState(restore);
-    this.maxTime = delays.map(() => -Infinity);
-  }
-
-  rows(input: number, rows: readonly (readonly [string, number, number])[]): this {
-    for (const [name, score, ts] of rows) {
-      this.op.processElement(input, 0, [name, score, new Date(ts)]);
-      this.maxTime[input] = Math.max(this.maxTime[input]!, ts);
-      this.op.processWatermark(input, this.maxTime[input]! - this.delays[input]!);
-    }
-    return this;
-  }
-
-  end(input: number): this {
-    this.op.endInput(input);
-    return this;
-  }
-}
 
 describe("§3.13 ORDER BY over a window aggregate", () => {
   it("P-027 process-order-by-multi-partition-key-and-order-by: the c=2 session comes before the c=1 session of equal window_time", async () => {
