@@ -23,6 +23,7 @@ import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
 import { inputDelivery } from "./updating-input.js";
 import { resolveOutputMode } from "./updating-output.js";
+import { builtinPtf } from "./builtins/index.js";
 
 /**
  * Resolves and validates a PTF call (Flink's SystemTypeInference and the PTF planner rules) and builds
@@ -87,6 +88,11 @@ export function resolveProcessCall(
   checkCoPartitioning(tables.filter((t) => !t.broadcast));
 
   // scalar arguments
+  if (fn.internal?.checkArguments !== undefined) {
+    const nodes = new Map<string, ExprNode>();
+    for (const a of fn.args) { const v = value(a.name); if (v.kind === "scalar") nodes.set(a.name, v.node); }
+    fn.internal.checkArguments(nodes);
+  }
   const scalars: Record<string, unknown> = {};
   for (const a of fn.args) {
     if (a.decl.kind !== "scalar") continue;
@@ -113,6 +119,10 @@ export function resolveProcessCall(
   tables.forEach((t, i) => { tables[i] = { ...t, timeColumn: time.timeColumns[i]! }; });
   // ORDER BY (FLINK-SEMANTICS rule 10): after on_time, which it must agree with
   tables.forEach((t, i) => { if (orders[i]!.length > 0) tables[i] = { ...t, orderBy: resolveOrderBy(t, orders[i]!) }; });
+  // a built-in that orders by on_time (DEDUPLICATE_KEEP_FIRST: the earliest row of a key comes first)
+  if (fn.internal?.sortByOnTime) {
+    tables.forEach((t, i) => { if (t.timeColumn >= 0 && t.orderBy.length === 0) tables[i] = { ...t, orderBy: [{ column: t.timeColumn, direction: "ASC_NULLS_FIRST" }] }; });
+  }
 
   // uid
   const uidValue = value("uid");
@@ -142,6 +152,7 @@ export function resolveProcessCall(
     functionColumns: layout.columns.slice(layout.prefixSize, layout.prefixSize + layout.functionSize),
     outputMode,
     rowtime: time.rowtime,
+    ...(fn.internal?.stateTtl?.(scalars) !== undefined ? { stateTtl: fn.internal.stateTtl(scalars)! } : {}),
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
   };
@@ -151,6 +162,9 @@ export function resolveProcessCall(
 function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
   if (fnOrName instanceof ProcessTableFunction) return { fn: fnOrName, functionName: fnOrName.displayName, registered: undefined };
   if (typeof fnOrName === "string") {
+    // built-in PTFs come first, as built-in functions do in Flink's resolution
+    const builtin = builtinPtf(fnOrName);
+    if (builtin !== undefined) return { fn: builtin, functionName: builtin.name!, registered: builtin.name };
     const entry = env.functions.lookup(fnOrName);
     if (entry === undefined) {
       throw new ValidationError(`Function '${fnOrName}' is not registered; register it with env.createFunction("${fnOrName}", F). Known functions: [${env.listUserDefinedFunctions().join(", ")}]`);

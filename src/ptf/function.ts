@@ -1,3 +1,4 @@
+import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { DataType } from "../types/data-type.js";
 import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
@@ -55,6 +56,18 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
    * PARTITION BY key (set semantics only). The result `Table` is typed `"retract"` / `"upsert"`.
    */
   readonly changelogMode?: ChangelogMode<M> | ((ctx: ChangelogContext) => ChangelogMode<M>);
+  /** @internal Planner hooks of tablestream's built-in PTFs (src/ptf/builtins); not for user functions. */
+  readonly internal?: BuiltinHooks;
+}
+
+/** @internal What a built-in PTF adds to the planning of its calls. */
+export interface BuiltinHooks {
+  /** With `on_time`, the table argument is ordered by its time column (a sort buffer, as ORDER BY). */
+  readonly sortByOnTime?: boolean;
+  /** Checks the scalar arguments as written (e.g. "a constant literal"), by name; absent = not given. */
+  checkArguments?(nodes: ReadonlyMap<string, ExprNode>): void;
+  /** The TTL of the call's state (ms) from its scalar arguments; undefined = `table.exec.state.ttl`. */
+  stateTtl?(scalars: Readonly<Record<string, unknown>>): number | undefined;
 }
 
 /** The untyped eval as the runtime calls it. */
@@ -117,6 +130,8 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
   readonly onTimerFn: OnTimerFunction | undefined;
   /** The declared changelogMode (a fixed mode or a function of the call), undefined = insert-only. */
   readonly changelogModeFn: ((ctx: ChangelogContext) => ChangelogMode) | undefined;
+  /** @internal Hooks of a built-in PTF. */
+  readonly internal: BuiltinHooks | undefined;
 
   private constructor(spec: PtfSpec<A, S, O, M>) {
     if (spec === null || typeof spec !== "object") throw new ValidationError("ProcessTableFunction.define needs a declaration object");
@@ -131,6 +146,7 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
     this.evalFn = spec.eval as unknown as EvalFunction;
     if (spec.onTimer !== undefined && typeof spec.onTimer !== "function") throw new ValidationError(`${what}: onTimer must be a function`);
     this.onTimerFn = spec.onTimer as unknown as OnTimerFunction | undefined;
+    this.internal = spec.internal;
     const cm = spec.changelogMode;
     if (cm !== undefined && !(cm instanceof ChangelogMode) && typeof cm !== "function") {
       throw new ValidationError(`${what}: changelogMode must be a ChangelogMode (e.g. ChangelogMode.all()) or a function returning one`);

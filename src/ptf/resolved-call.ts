@@ -53,6 +53,8 @@ export interface ResolvedPtfCall {
   readonly outputMode: ChangelogMode;
   /** The final `rowtime` output column when `on_time` is given (FLINK-SEMANTICS rule 3). */
   readonly rowtime: Column | undefined;
+  /** The TTL (ms) a built-in PTF's arguments give its state, overriding `table.exec.state.ttl`. */
+  readonly stateTtl?: number;
   /** `table.exec.state.ttl` as configured when the job is planned. */
   readonly defaultStateTtl: () => string | undefined;
   /** For explain(): `invocation=[...], uid=[...], select=[...]`. */
