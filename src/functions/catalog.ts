@@ -85,7 +85,7 @@ export class FunctionCatalog {
 const EMPTY = new ResolvedSchema([]);
 
 /** Names of the built-in PTFs (src/ptf/builtins), which calls by name find first. */
-const BUILTIN_PTF_NAMES: ReadonlySet<string> = new Set(["deduplicate_keep_first"]);
+const BUILTIN_PTF_NAMES: ReadonlySet<string> = new Set(["deduplicate_keep_first", "from_changelog", "to_changelog"]);
 
 /**
  * Whether the expression compiler knows `name` as a built-in: compiling a call of it without a function

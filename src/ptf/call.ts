@@ -33,7 +33,19 @@ import { builtinPtf } from "./builtins/index.js";
 export function resolveProcessCall(
   env: TableEnvironment, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
 ): ProcessNode {
-  const { fn, functionName, registered } = resolveFunction(env, fnOrName);
+  const resolved = resolveFunction(env, fnOrName);
+  const { functionName, registered } = resolved;
+  let fn = resolved.fn;
+  if (fn.internal?.specialize !== undefined) {
+    const pre = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.orderBy } : undefined);
+    const schemas = new Map<string, ResolvedSchema>();
+    const nodes = new Map<string, ExprNode>();
+    for (const [name, v] of pre.values) {
+      if (v.kind === "table") schemas.set(name, v.table.node.schema);
+      else if (v.kind === "scalar") nodes.set(name, v.node);
+    }
+    fn = fn.internal.specialize(schemas, nodes);
+  }
   if (env.isBatch()) {
     throw new ValidationError(`Process table function '${functionName}' cannot run in batch mode: PTFs are supported in streaming mode only (as in Flink).`);
   }

@@ -1,4 +1,5 @@
 import type { ExprNode } from "../expressions/node.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { ValidationError } from "../types/errors.js";
 import { DataType } from "../types/data-type.js";
 import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
@@ -68,6 +69,12 @@ export interface BuiltinHooks {
   checkArguments?(nodes: ReadonlyMap<string, ExprNode>): void;
   /** The TTL of the call's state (ms) from its scalar arguments; undefined = `table.exec.state.ttl`. */
   stateTtl?(scalars: Readonly<Record<string, unknown>>): number | undefined;
+  /**
+   * A built-in whose output type depends on the tables passed (FROM_CHANGELOG: the input's columns
+   * without the op column): the function this call runs, declared for the given table schemas and
+   * scalar argument nodes (by name).
+   */
+  specialize?(tables: ReadonlyMap<string, ResolvedSchema>, nodes: ReadonlyMap<string, ExprNode>): ProcessTableFunction<unknown, unknown, unknown>;
 }
 
 /** The untyped eval as the runtime calls it. */

@@ -11,7 +11,7 @@ const USER_EVENTS = DataTypes.ROW(DataTypes.FIELD("user_name", DataTypes.STRING(
 const TIMED_EVENTS = Schema.newBuilder().column("user_name", DataTypes.STRING()).column("action", DataTypes.STRING())
   .column("ts", DataTypes.TIMESTAMP_LTZ(3)).watermark("ts", "ts - INTERVAL '10' SECOND").build();
 
-function userEvents(env: TableEnvironment, ...rows: Row[]): void {
+function userEvents(env: TableEnvironment, ...rows: ReturnType<typeof Row.of>[]): void {
   env.createTemporaryView("user_events", env.fromValues(USER_EVENTS, ...rows) as never);
 }
 const sql = (env: TableEnvironment, q: string) => env.executeSql(q).toChangelog();

@@ -1,4 +1,5 @@
 import type { ProcessTableFunction } from "../function.js";
+import { FromChangelog, ToChangelog } from "./changelog.js";
 import { DeduplicateKeepFirst } from "./deduplicate-keep-first.js";
 
 /**
@@ -7,11 +8,11 @@ import { DeduplicateKeepFirst } from "./deduplicate-keep-first.js";
  * case-insensitively, and the function catalog refuses to register a function under one of them.
  */
 const BUILTINS: ReadonlyMap<string, ProcessTableFunction<unknown, unknown, unknown>> = new Map(
-  [DeduplicateKeepFirst].map((f) => [f.name!.toLowerCase(), f as unknown as ProcessTableFunction<unknown, unknown, unknown>]),
+  [DeduplicateKeepFirst, FromChangelog, ToChangelog].map((f) => [f.name!.toLowerCase(), f as unknown as ProcessTableFunction<unknown, unknown, unknown>]),
 );
 
 export function builtinPtf(name: string): ProcessTableFunction<unknown, unknown, unknown> | undefined {
   return BUILTINS.get(name.toLowerCase());
 }
 
-export { DeduplicateKeepFirst };
+export { DeduplicateKeepFirst, FromChangelog, ToChangelog };
