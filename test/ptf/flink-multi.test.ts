@@ -205,12 +205,15 @@ describe("validation of several tables and ORDER BY", () => {
     const t = watermarked(env);
     const plain = env.fromValues(Schema.newBuilder().column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).build(), Row.of("Bob", new Date(0)));
     env.createTemporaryFunction("f", OrderByFunction);
-    expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score")).asArgument("r"))).toThrow(
-      "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a time attribute (a TIMESTAMP or TIMESTAMP_LTZ column up to precision 3 with a watermark declaration). However, column 'score' has data type 'INT'.",
-    );
-    expect(() => env.fromCall("f", plain.partitionBy($("name")).orderBy($("ts")).asArgument("r"))).toThrow(
-      "However, column 'ts' has data type 'TIMESTAMP_LTZ(3)'.",
-    );
+    const typeMsg = "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a TIMESTAMP or TIMESTAMP_LTZ column (up to precision 3). However, column 'score' has data type 'INT'.";
+    expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score")).asArgument("r"))).toThrow(typeMsg);
+    // Flink's order: the type is checked before the direction; SQL gives the same message
+    expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score").desc()).asArgument("r"))).toThrow(typeMsg);
+    expect(() => env.executeSql("SELECT * FROM f(r => TABLE t_watermarked PARTITION BY name ORDER BY score DESC)")).toThrow(typeMsg);
+    const notTime = "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a valid time attribute. However, column 'ts' of type 'TIMESTAMP_LTZ(3)' has no watermark declaration";
+    expect(() => env.fromCall("f", plain.partitionBy($("name")).orderBy($("ts")).asArgument("r"))).toThrow(notTime);
+    env.createTemporaryView("t_plain", plain as never);
+    expect(() => env.executeSql("SELECT * FROM f(r => TABLE t_plain PARTITION BY name ORDER BY ts)")).toThrow(notTime);
     const twoTimes = env.fromValues(Schema.newBuilder().column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).column("ts2", DataTypes.TIMESTAMP_LTZ(3))
       .watermark("ts", "ts").build(), Row.of("Bob", new Date(0), new Date(0)));
     expect(() => env.fromCall("f", twoTimes.partitionBy($("name")).orderBy($("ts")).asArgument("r"), descriptor("ts2").asArgument("on_time"))).toThrow(
