@@ -46,9 +46,8 @@ export function resolveProcessCall(
     }
     fn = fn.internal.specialize(schemas, nodes);
   }
-  if (env.isBatch()) {
-    throw new ValidationError(`Process table function '${functionName}' cannot run in batch mode: PTFs are supported in streaming mode only (as in Flink).`);
-  }
+  // batch mode (a tablestream extension; Flink refuses PTFs there): the same operator over bounded
+  // inputs that send only the final watermark — see docs/ptf.md "Batch mode"
   const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.orderBy } : undefined);
   const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
 
@@ -152,6 +151,12 @@ export function resolveProcessCall(
   const layout = outputLayout(fn.outputType, tables, time.rowtime);
   const schema = new ResolvedSchema(layout.columns);
   const outputMode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined);
+  if (env.isBatch() && !isInsertOnly(outputMode)) {
+    throw new ValidationError(
+      `Process table function '${functionName}' declares an updating output (${modeToShortString(outputMode)}), which batch mode cannot run: `
+      + "a batch result is final (insert-only). Run it in streaming mode.",
+    );
+  }
   const call: ResolvedPtfCall = {
     kind: "ResolvedPtfCall",
     fn,

@@ -103,11 +103,6 @@ describe("argument binding", () => {
     expect(() => t.process("g", 1)).toThrow("Function 'g' is not registered; register it with env.createFunction(\"g\", F). Known functions: [f]");
   });
 
-  it("PTFs run in streaming mode only", () => {
-    const env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-    const t = env.fromValues(Row.of("Bob", 12)).as("name", "score");
-    expect(() => t.process(RowSemanticTableFunction, 1)).toThrow("cannot run in batch mode");
-  });
 });
 
 describe("table semantics", () => {
