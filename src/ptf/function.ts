@@ -57,6 +57,12 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
    * PARTITION BY key (set semantics only). The result `Table` is typed `"retract"` / `"upsert"`.
    */
   readonly changelogMode?: ChangelogMode<M> | ((ctx: ChangelogContext) => ChangelogMode<M>);
+  /**
+   * Flink's `TypeInference.disableSystemArguments(true)`: no implicit `on_time` / `uid` arguments. As in
+   * Flink, a user-defined PTF with table arguments cannot run that way (`Disabling system arguments is not
+   * supported for user-defined PTF.`), and passing `uid` / `on_time` to one fails.
+   */
+  readonly disableSystemArguments?: boolean;
   /** @internal Planner hooks of tablestream's built-in PTFs (src/ptf/builtins); not for user functions. */
   readonly internal?: BuiltinHooks;
 }
@@ -139,6 +145,8 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
   readonly changelogModeFn: ((ctx: ChangelogContext) => ChangelogMode) | undefined;
   /** @internal Hooks of a built-in PTF. */
   readonly internal: BuiltinHooks | undefined;
+  /** Declared without the implicit `on_time` / `uid` arguments. */
+  readonly disableSystemArguments: boolean;
 
   private constructor(spec: PtfSpec<A, S, O, M>) {
     if (spec === null || typeof spec !== "object") throw new ValidationError("ProcessTableFunction.define needs a declaration object");
@@ -154,6 +162,7 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
     if (spec.onTimer !== undefined && typeof spec.onTimer !== "function") throw new ValidationError(`${what}: onTimer must be a function`);
     this.onTimerFn = spec.onTimer as unknown as OnTimerFunction | undefined;
     this.internal = spec.internal;
+    this.disableSystemArguments = spec.disableSystemArguments === true;
     const cm = spec.changelogMode;
     if (cm !== undefined && !(cm instanceof ChangelogMode) && typeof cm !== "function") {
       throw new ValidationError(`${what}: changelogMode must be a ChangelogMode (e.g. ChangelogMode.all()) or a function returning one`);
