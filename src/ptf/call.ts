@@ -37,7 +37,7 @@ export function resolveProcessCall(
   const { functionName, registered } = resolved;
   let fn = resolved.fn;
   if (fn.internal?.specialize !== undefined) {
-    const pre = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.orderBy } : undefined);
+    const pre = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.order } : undefined);
     const schemas = new Map<string, ResolvedSchema>();
     const nodes = new Map<string, ExprNode>();
     for (const [name, v] of pre.values) {
@@ -48,7 +48,7 @@ export function resolveProcessCall(
   }
   // batch mode (a tablestream extension; Flink refuses PTFs there): the same operator over bounded
   // inputs that send only the final watermark — see docs/ptf.md "Batch mode"
-  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.orderBy } : undefined);
+  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.order } : undefined);
   const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
   if (fn.disableSystemArguments) {
     // Flink's SystemTypeInference: the system arguments are checked first, then user-defined PTFs with tables

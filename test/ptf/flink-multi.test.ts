@@ -290,3 +290,20 @@ describe("ORDER BY at runtime", () => {
     expect(await t.partitionBy($("name")).process(F).execute().toChangelog()).toEqual(["+I[Bob, 0 0]", "+I[Alice, 0 0]"]);
   });
 });
+
+describe("ORDER BY without PARTITION BY", () => {
+  it("the Table API's asArgument(...).orderBy(...) is SQL's TABLE t ORDER BY ts (OPTIONAL_PARTITION_BY)", async () => {
+    const env = streamingEnv();
+    const t = env.fromValues(TIMED_SOURCE_SCHEMA, Row.of("Bob", 1, new Date(2)), Row.of("Alice", 2, new Date(1)), Row.of("Bob", 3, new Date(5)));
+    env.createTemporaryView("t", t as never);
+    env.createTemporaryFunction("f", OrderByFunction);
+    const api = await env.fromCall("f", env.from("t").asArgument("r").orderBy($("ts")), descriptor("ts").asArgument("on_time")).execute().toChangelog();
+    const sql = await env.executeSql("SELECT * FROM f(r => TABLE t ORDER BY ts, on_time => DESCRIPTOR(ts))").toChangelog();
+    expect(api).toEqual(sql);
+    // one processor without key: one list over both names; Alice (ts 1) is behind watermark 1 when it comes: late
+    expect(api.map((r) => r.slice(r.indexOf(", [") + 2, r.indexOf("]]") + 2))).toEqual([
+      "[+I[Bob, 1, 1970-01-01T00:00:00.002Z]]",
+      "[+I[Bob, 1, 1970-01-01T00:00:00.002Z], +I[Bob, 3, 1970-01-01T00:00:00.005Z]]",
+    ]);
+  });
+});
