@@ -1,5 +1,5 @@
 // The built-in changelog PTFs FROM_CHANGELOG / TO_CHANGELOG: Flink's programs C-01 … C-07
-// (FLINK-CASES §5) with Flink's rows and messages, in SQL and Table API form.
+// with Flink's rows and messages, in SQL and Table API form.
 import { describe, expect, it } from "vitest";
 import { DataTypes, Row, RowKind, TableRuntimeException, descriptor } from "../../src/index.js";
 import type { TableEnvironment } from "../../src/index.js";

@@ -1,4 +1,4 @@
-// The built-in DEDUPLICATE_KEEP_FIRST PTF: Flink's programs R-045 … R-064 (FLINK-RELATIONAL-CASES §8)
+// The built-in DEDUPLICATE_KEEP_FIRST PTF: Flink's programs R-045 … R-064
 // with Flink's rows and messages, in SQL and Table API form.
 import { describe, expect, it } from "vitest";
 import { $, DataTypes, Row, RowKind, Schema, ValidationError, lit } from "../../src/index.js";

@@ -1,4 +1,4 @@
-// Flink's broadcast and notify test PTFs (FLINK-CASES §2.4 "Broadcast" and "Notify stateful sets") and
+// Flink's broadcast and notify test PTFs ("Broadcast" and "Notify stateful sets") and
 // the fixtures they run on (§1).
 import { ArgumentTrait, DataTypes, ProcessTableFunction, Row, Schema, StateKind, mapView, tableArg, valueState, valueView } from "../../src/index.js";
 import type { MapView, TableEnvironment } from "../../src/index.js";

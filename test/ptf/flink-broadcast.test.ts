@@ -1,4 +1,4 @@
-// Flink's broadcast and notify programs, FLINK-CASES §3.14–3.15 (P-089 … P-099, and the programs of the
+// Flink's broadcast and notify programs (P-088 … P-099, and the programs of the
 // same functions that §3.14 refers to), and the validation cases V-09 … V-17, with Flink's rows and
 // messages, through the Table API and SQL. Flink's assertions are multisets (its inputs race); the
 // tests compare sorted rows where the order of rows of different tables is Flink's non-determinism.
