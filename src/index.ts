@@ -58,7 +58,7 @@ export type {
   ParamValues, RegistrableFunction,
 } from "./functions/index.js";
 export {
-  ProcessTableFunction, ArgumentTrait, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
+  ProcessTableFunction, ArgumentTrait, StateKind, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
   PartitionedTable, TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
   ChangelogMode,
 } from "./ptf/index.js";

@@ -47,4 +47,12 @@ export function paymentJoiner(env = TableEnvironment.create(EnvironmentSettings.
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await paymentJoiner().execute().print();
+  // +----+-------------+-------------+--------------------------------+--------------------------------+
+  // | op |          id |     orderId |                          order |                        payment |
+  // +----+-------------+-------------+--------------------------------+--------------------------------+
+  // | +I |     1000001 |     1000001 | (amount=23.46, currency=USD... | (id=999997870, orderId=1000... |
+  // | +I |     1000021 |     1000021 | (amount=6.99, currency=USD,... | (id=999993331, orderId=1000... |
+  // | +I |     1000601 |     1000601 | (amount=0.79, currency=EUR,... | (id=999994111, orderId=1000... |
+  // +----+-------------+-------------+--------------------------------+--------------------------------+
+  // 3 rows in set
 }

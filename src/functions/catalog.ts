@@ -75,7 +75,7 @@ export class FunctionCatalog {
     if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) {
       throw new ValidationError(`${what}('${name}'): expected a function object (ScalarFunction.define(...), TableFunction.define(...), ...), got ${String(fn)}`);
     }
-    if (isBuiltinFunction(name)) {
+    if (isBuiltinFunction(name) || BUILTIN_PTF_NAMES.has(name.toLowerCase())) {
       throw new ValidationError(`${what}: '${name}' is the name of a built-in function, which always takes precedence; choose another name`);
     }
     return name.toLowerCase();
@@ -83,6 +83,9 @@ export class FunctionCatalog {
 }
 
 const EMPTY = new ResolvedSchema([]);
+
+/** Names of the built-in PTFs (src/ptf/builtins), which calls by name find first. */
+const BUILTIN_PTF_NAMES: ReadonlySet<string> = new Set(["deduplicate_keep_first", "from_changelog", "to_changelog"]);
 
 /**
  * Whether the expression compiler knows `name` as a built-in: compiling a call of it without a function

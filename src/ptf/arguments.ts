@@ -32,6 +32,11 @@ export class TableArgDecl<R = PolymorphicRow, T extends TableTrait = TableTrait>
     return this.has(ArgumentTrait.SET_SEMANTIC_TABLE);
   }
 
+  /** A broadcast side input (BROADCAST_SEMANTIC_TABLE): no key context, delivered to every processor. */
+  get broadcast(): boolean {
+    return this.has(ArgumentTrait.BROADCAST_SEMANTIC_TABLE);
+  }
+
   /**
    * Declares the row type of the table: columns are matched by position (names may differ), each must
    * be implicitly castable to the declared field type. `eval` then receives rows of that type.
@@ -66,8 +71,17 @@ export function tableArg<const T extends readonly TableTrait[]>(...traits: T): T
     }
   }
   const has = (t: TableTrait) => (traits as readonly TableTrait[]).includes(t);
-  if (has(ArgumentTrait.ROW_SEMANTIC_TABLE) === has(ArgumentTrait.SET_SEMANTIC_TABLE)) {
-    throw new ValidationError("tableArg: a table argument needs exactly one of ArgumentTrait.ROW_SEMANTIC_TABLE and ArgumentTrait.SET_SEMANTIC_TABLE");
+  const semantics = [ArgumentTrait.ROW_SEMANTIC_TABLE, ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.BROADCAST_SEMANTIC_TABLE].filter(has);
+  if (semantics.length !== 1) {
+    throw new ValidationError(
+      "tableArg: a table argument needs exactly one of ArgumentTrait.ROW_SEMANTIC_TABLE, ArgumentTrait.SET_SEMANTIC_TABLE and ArgumentTrait.BROADCAST_SEMANTIC_TABLE",
+    );
+  }
+  if (has(ArgumentTrait.NOTIFY_STATEFUL_SETS) && !has(ArgumentTrait.BROADCAST_SEMANTIC_TABLE)) {
+    throw new ValidationError("tableArg: NOTIFY_STATEFUL_SETS is only valid for a table argument with BROADCAST_SEMANTIC_TABLE");
+  }
+  if (has(ArgumentTrait.BROADCAST_SEMANTIC_TABLE) && has(ArgumentTrait.PASS_COLUMNS_THROUGH)) {
+    throw new ValidationError("tableArg: a table with broadcast semantics cannot pass columns through (its rows emit nothing)");
   }
   if (has(ArgumentTrait.OPTIONAL_PARTITION_BY) && !has(ArgumentTrait.SET_SEMANTIC_TABLE)) {
     throw new ValidationError("tableArg: OPTIONAL_PARTITION_BY is only valid for a table argument with SET_SEMANTIC_TABLE");

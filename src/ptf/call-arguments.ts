@@ -24,7 +24,7 @@ interface RawArg {
 const DEFAULT: BoundValue = Object.freeze({ kind: "default" });
 
 function classify(arg: unknown, index: number): RawArg {
-  if (arg instanceof TableArgument) return { name: arg.name, value: { kind: "table", table: arg.table, keys: arg.partitionKeys, order: arg.orderBy } };
+  if (arg instanceof TableArgument) return { name: arg.name, value: { kind: "table", table: arg.table, keys: arg.partitionKeys, order: arg.order } };
   if (arg instanceof PartitionedTable) return { name: undefined, value: { kind: "table", table: arg.table, keys: arg.keys, order: arg.order } };
   if (arg instanceof Table) return { name: undefined, value: { kind: "table", table: arg, keys: [] } };
   if (arg instanceof Expression) {

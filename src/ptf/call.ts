@@ -23,6 +23,7 @@ import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
 import { inputDelivery } from "./updating-input.js";
 import { resolveOutputMode } from "./updating-output.js";
+import { builtinPtf } from "./builtins/index.js";
 
 /**
  * Resolves and validates a PTF call (Flink's SystemTypeInference and the PTF planner rules) and builds
@@ -32,12 +33,32 @@ import { resolveOutputMode } from "./updating-output.js";
 export function resolveProcessCall(
   env: TableEnvironment, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
 ): ProcessNode {
-  const { fn, functionName, registered } = resolveFunction(env, fnOrName);
-  if (env.isBatch()) {
-    throw new ValidationError(`Process table function '${functionName}' cannot run in batch mode: PTFs are supported in streaming mode only (as in Flink).`);
+  const resolved = resolveFunction(env, fnOrName);
+  const { functionName, registered } = resolved;
+  let fn = resolved.fn;
+  if (fn.internal?.specialize !== undefined) {
+    const pre = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.order } : undefined);
+    const schemas = new Map<string, ResolvedSchema>();
+    const nodes = new Map<string, ExprNode>();
+    for (const [name, v] of pre.values) {
+      if (v.kind === "table") schemas.set(name, v.table.node.schema);
+      else if (v.kind === "scalar") nodes.set(name, v.node);
+    }
+    fn = fn.internal.specialize(schemas, nodes);
   }
-  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.orderBy } : undefined);
+  // batch mode (a tablestream extension; Flink refuses PTFs there): the same operator over bounded
+  // inputs that send only the final watermark — see docs/ptf.md "Batch mode"
+  const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.order } : undefined);
   const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
+  if (fn.disableSystemArguments) {
+    // Flink's SystemTypeInference: the system arguments are checked first, then user-defined PTFs with tables
+    for (const name of ["uid", "on_time"]) {
+      if (value(name).kind !== "default") {
+        throw new ValidationError(`The '${name}' argument is not supported because function '${functionName}' does not use system arguments.`);
+      }
+    }
+    if (fn.tableArgs.length > 0 && fn.internal === undefined) throw new ValidationError("Disabling system arguments is not supported for user-defined PTF.");
+  }
 
   // table arguments
   const inputs: PlanNode[] = [];
@@ -56,6 +77,9 @@ export function resolveProcessCall(
     if (v.kind !== "table") throw new ValidationError(`Invalid argument value. Argument '${a.name}' expects a table to be passed.`);
     if (v.table.env !== env) throw new ValidationError(`Table argument '${a.name}': the table belongs to a different TableEnvironment`);
     const schema = v.table.node.schema;
+    if (decl.broadcast && (v.keys.length > 0 || (v.order !== undefined && v.order.length > 0))) {
+      throw new ValidationError("PARTITION BY or ORDER BY are not supported for table arguments with broadcast semantics.");
+    }
     const keys = v.keys.map((k) => schema.indexOf(k, `PARTITION BY of table argument '${a.name}': column`));
     if (!decl.setSemantics && keys.length > 0) {
       throw new ValidationError(
@@ -73,7 +97,7 @@ export function resolveProcessCall(
     }
     tables.push({
       name: a.name, position: a.position, decl, inputIndex: inputs.length, schema, partitionKeys: keys,
-      setSemantics: decl.setSemantics, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog: delivery.mode, delivery, timeColumn: -1, orderBy: [],
+      setSemantics: decl.setSemantics, broadcast: decl.broadcast, passThrough: decl.has(ArgumentTrait.PASS_COLUMNS_THROUGH), changelog: delivery.mode, delivery, timeColumn: -1, orderBy: [],
     });
     orders.push(v.order ?? []);
     inputs.push(v.table.node);
@@ -81,9 +105,14 @@ export function resolveProcessCall(
   if (tables.length > MAX_TABLE_ARGS) {
     throw new ValidationError(`Unsupported table argument count. Currently, the number of input tables is limited to ${MAX_TABLE_ARGS}.`);
   }
-  checkCoPartitioning(tables);
+  checkCoPartitioning(tables.filter((t) => !t.broadcast));
 
   // scalar arguments
+  if (fn.internal?.checkArguments !== undefined) {
+    const nodes = new Map<string, ExprNode>();
+    for (const a of fn.args) { const v = value(a.name); if (v.kind === "scalar") nodes.set(a.name, v.node); }
+    fn.internal.checkArguments(nodes);
+  }
   const scalars: Record<string, unknown> = {};
   for (const a of fn.args) {
     if (a.decl.kind !== "scalar") continue;
@@ -110,6 +139,10 @@ export function resolveProcessCall(
   tables.forEach((t, i) => { tables[i] = { ...t, timeColumn: time.timeColumns[i]! }; });
   // ORDER BY (FLINK-SEMANTICS rule 10): after on_time, which it must agree with
   tables.forEach((t, i) => { if (orders[i]!.length > 0) tables[i] = { ...t, orderBy: resolveOrderBy(t, orders[i]!) }; });
+  // a built-in that orders by on_time (DEDUPLICATE_KEEP_FIRST: the earliest row of a key comes first)
+  if (fn.internal?.sortByOnTime) {
+    tables.forEach((t, i) => { if (t.timeColumn >= 0 && t.orderBy.length === 0) tables[i] = { ...t, orderBy: [{ column: t.timeColumn, direction: "ASC_NULLS_FIRST" }] }; });
+  }
 
   // uid
   const uidValue = value("uid");
@@ -120,12 +153,19 @@ export function resolveProcessCall(
     checkUidFormat(u);
     explicitUid = u as string;
   }
-  const setSemantics = tables.some((t) => t.setSemantics);
+  // state (per key or broadcast) must be found again by uid
+  const setSemantics = tables.some((t) => t.setSemantics) || fn.states.length > 0;
   const uid = explicitUid ?? (setSemantics ? deriveUid(registered ?? fn.name, functionName) : undefined);
 
   const layout = outputLayout(fn.outputType, tables, time.rowtime);
   const schema = new ResolvedSchema(layout.columns);
   const outputMode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined);
+  if (env.isBatch() && !isInsertOnly(outputMode)) {
+    throw new ValidationError(
+      `Process table function '${functionName}' declares an updating output (${modeToShortString(outputMode)}), which batch mode cannot run: `
+      + "a batch result is final (insert-only). Run it in streaming mode.",
+    );
+  }
   const call: ResolvedPtfCall = {
     kind: "ResolvedPtfCall",
     fn,
@@ -138,6 +178,7 @@ export function resolveProcessCall(
     functionColumns: layout.columns.slice(layout.prefixSize, layout.prefixSize + layout.functionSize),
     outputMode,
     rowtime: time.rowtime,
+    ...(fn.internal?.stateTtl?.(scalars) !== undefined ? { stateTtl: fn.internal.stateTtl(scalars)! } : {}),
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
   };
@@ -147,6 +188,9 @@ export function resolveProcessCall(
 function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
   if (fnOrName instanceof ProcessTableFunction) return { fn: fnOrName, functionName: fnOrName.displayName, registered: undefined };
   if (typeof fnOrName === "string") {
+    // built-in PTFs come first, as built-in functions do in Flink's resolution
+    const builtin = builtinPtf(fnOrName);
+    if (builtin !== undefined) return { fn: builtin, functionName: builtin.name!, registered: builtin.name };
     const entry = env.functions.lookup(fnOrName);
     if (entry === undefined) {
       throw new ValidationError(`Function '${fnOrName}' is not registered; register it with env.createFunction("${fnOrName}", F). Known functions: [${env.listUserDefinedFunctions().join(", ")}]`);

@@ -1,3 +1,5 @@
+import type { ExprNode } from "../expressions/node.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { ValidationError } from "../types/errors.js";
 import { DataType } from "../types/data-type.js";
 import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
@@ -55,6 +57,30 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
    * PARTITION BY key (set semantics only). The result `Table` is typed `"retract"` / `"upsert"`.
    */
   readonly changelogMode?: ChangelogMode<M> | ((ctx: ChangelogContext) => ChangelogMode<M>);
+  /**
+   * Flink's `TypeInference.disableSystemArguments(true)`: no implicit `on_time` / `uid` arguments. As in
+   * Flink, a user-defined PTF with table arguments cannot run that way (`Disabling system arguments is not
+   * supported for user-defined PTF.`), and passing `uid` / `on_time` to one fails.
+   */
+  readonly disableSystemArguments?: boolean;
+  /** @internal Planner hooks of tablestream's built-in PTFs (src/ptf/builtins); not for user functions. */
+  readonly internal?: BuiltinHooks;
+}
+
+/** @internal What a built-in PTF adds to the planning of its calls. */
+export interface BuiltinHooks {
+  /** With `on_time`, the table argument is ordered by its time column (a sort buffer, as ORDER BY). */
+  readonly sortByOnTime?: boolean;
+  /** Checks the scalar arguments as written (e.g. "a constant literal"), by name; absent = not given. */
+  checkArguments?(nodes: ReadonlyMap<string, ExprNode>): void;
+  /** The TTL of the call's state (ms) from its scalar arguments; undefined = `table.exec.state.ttl`. */
+  stateTtl?(scalars: Readonly<Record<string, unknown>>): number | undefined;
+  /**
+   * A built-in whose output type depends on the tables passed (FROM_CHANGELOG: the input's columns
+   * without the op column): the function this call runs, declared for the given table schemas and
+   * scalar argument nodes (by name).
+   */
+  specialize?(tables: ReadonlyMap<string, ResolvedSchema>, nodes: ReadonlyMap<string, ExprNode>): ProcessTableFunction<unknown, unknown, unknown>;
 }
 
 /** The untyped eval as the runtime calls it. */
@@ -117,6 +143,10 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
   readonly onTimerFn: OnTimerFunction | undefined;
   /** The declared changelogMode (a fixed mode or a function of the call), undefined = insert-only. */
   readonly changelogModeFn: ((ctx: ChangelogContext) => ChangelogMode) | undefined;
+  /** @internal Hooks of a built-in PTF. */
+  readonly internal: BuiltinHooks | undefined;
+  /** Declared without the implicit `on_time` / `uid` arguments. */
+  readonly disableSystemArguments: boolean;
 
   private constructor(spec: PtfSpec<A, S, O, M>) {
     if (spec === null || typeof spec !== "object") throw new ValidationError("ProcessTableFunction.define needs a declaration object");
@@ -131,6 +161,8 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
     this.evalFn = spec.eval as unknown as EvalFunction;
     if (spec.onTimer !== undefined && typeof spec.onTimer !== "function") throw new ValidationError(`${what}: onTimer must be a function`);
     this.onTimerFn = spec.onTimer as unknown as OnTimerFunction | undefined;
+    this.internal = spec.internal;
+    this.disableSystemArguments = spec.disableSystemArguments === true;
     const cm = spec.changelogMode;
     if (cm !== undefined && !(cm instanceof ChangelogMode) && typeof cm !== "function") {
       throw new ValidationError(`${what}: changelogMode must be a ChangelogMode (e.g. ChangelogMode.all()) or a function returning one`);
@@ -197,18 +229,32 @@ function validateSignature(f: ProcessTableFunction<unknown, unknown, unknown, Ch
       );
     }
   }
-  if (f.tableArgs.length > 1) {
-    if (f.tableArgs.some((a) => !(a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
-      throw new ValidationError("All main table arguments must use set semantics if multiple table arguments are declared.");
-    }
-    if (f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).has("PASS_COLUMNS_THROUGH"))) {
-      throw new ValidationError("Pass-through columns are not supported if multiple table arguments are declared.");
-    }
+  const decls = f.tableArgs.map((a) => ({ name: a.name, decl: a.decl as TableArgDecl<unknown, TableTrait> }));
+  const main = decls.filter((a) => !a.decl.broadcast);
+  const broadcast = decls.filter((a) => a.decl.broadcast);
+  if (broadcast.length > 0 && main.length === 0) {
+    throw new ValidationError("Table arguments with broadcast semantics require at least one table argument with row or set semantics.");
   }
-  if (f.states.length > 0 && !f.tableArgs.some((a) => (a.decl as TableArgDecl<unknown, TableTrait>).setSemantics)) {
+  if (main.length > 1 && main.some((a) => !a.decl.setSemantics)) {
+    throw new ValidationError("All main table arguments must use set semantics if multiple table arguments are declared.");
+  }
+  if (f.tableArgs.length > 1 && decls.some((a) => a.decl.has("PASS_COLUMNS_THROUGH"))) {
+    throw new ValidationError("Pass-through columns are not supported if multiple table arguments are declared.");
+  }
+  const keyed = f.states.filter((s) => !s.decl.broadcast);
+  const shared = f.states.filter((s) => s.decl.broadcast);
+  if (shared.length > 0 && broadcast.length === 0) {
+    throw new ValidationError(`Broadcast state entry '${shared[0]!.name}' requires at least one table argument with broadcast semantics.`);
+  }
+  const notify = broadcast.find((a) => a.decl.has("NOTIFY_STATEFUL_SETS"));
+  if (notify !== undefined && (keyed.length === 0 || !main.some((a) => a.decl.setSemantics))) {
+    throw new ValidationError(`Table argument '${notify.name}' notifies stateful sets which requires at least one state entry that is scoped to a set.`);
+  }
+  if (keyed.length > 0 && !main.some((a) => a.decl.setSemantics)) {
     throw new ValidationError(
-      `${what}: state entry '${f.states[0]!.name}' needs a table argument with SET_SEMANTIC_TABLE: state is kept per PARTITION BY key`
-      + (f.tableArgs.length === 0 ? " and a PTF without table arguments is evaluated only once" : ", and rows of a row-semantics table are independent"),
+      `${what}: state entry '${keyed[0]!.name}' needs a table argument with SET_SEMANTIC_TABLE: state is kept per PARTITION BY key`
+      + (f.tableArgs.length === 0 ? " and a PTF without table arguments is evaluated only once" : ", and rows of a row-semantics table are independent")
+      + (broadcast.length > 0 ? " (declare it with { kind: StateKind.BROADCAST } to share it across keys)" : ""),
     );
   }
   if (f.outputType.root === "ROW") {

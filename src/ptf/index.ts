@@ -5,7 +5,7 @@ export { ArgumentTrait } from "./traits.js";
 export type { TableTrait } from "./traits.js";
 export { tableArg, scalarArg, TableArgDecl, ScalarArgDecl } from "./arguments.js";
 export type { PolymorphicRow } from "./arguments.js";
-export { valueState, valueView, listView, mapView, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl } from "./state.js";
+export { valueState, valueView, listView, mapView, StateKind, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl } from "./state.js";
 export type { StateOptions } from "./state.js";
 export type { ListView, MapView, ValueView } from "./views.js";
 export type { Context, OnTimerContext, TimeContext, TimeKind, TimeOf, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue } from "./context.js";

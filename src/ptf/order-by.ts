@@ -51,9 +51,10 @@ function direction(o: OrderItem): SortDirection {
 }
 
 /**
- * Flink's ORDER BY rules for one table argument (V-21, V-23, V-25): set semantics only; no column
- * twice; the first column is a time attribute (TIMESTAMP / TIMESTAMP_LTZ up to precision 3 with a
- * watermark declaration), ascending, and the `on_time` column when both are given.
+ * Flink's ORDER BY rules for one table argument (V-21, V-23, V-25), in Flink's order and wording: set
+ * semantics only; no column twice; the first column a TIMESTAMP / TIMESTAMP_LTZ up to precision 3,
+ * ascending, a time attribute (a watermark declaration: tablestream's sort buffer releases rows by
+ * watermark), and the `on_time` column when both are given.
  */
 export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[]): OrderColumn[] {
   if (items.length === 0) return [];
@@ -68,17 +69,20 @@ export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[])
   const column = t.schema.indexOf(first.name, `ORDER BY of table argument '${t.name}': column`);
   const type = t.schema.columns[column]!.type;
   const isTimestamp = (type.root === "TIMESTAMP" || type.root === "TIMESTAMP_LTZ") && (type.precision ?? 6) <= 3;
-  if (!isTimestamp || type.timeAttribute !== "ROWTIME") {
+  // Flink's order (SystemTypeInference): duplicates, type, direction, then (output strategy) on_time
+  if (!isTimestamp) {
     throw new ValidationError(
-      `${where} The first ORDER BY column must be a time attribute (a TIMESTAMP or TIMESTAMP_LTZ column up to precision 3 with a watermark declaration). `
-      + `However, column '${first.name}' has data type '${type}'.`,
+      `${where} The first ORDER BY column must be a TIMESTAMP or TIMESTAMP_LTZ column (up to precision 3). However, column '${first.name}' has data type '${type}'.`,
     );
   }
   if (!first.ascending) throw new ValidationError(`${where} The first ORDER BY column on a timestamp column must be in ascending order.`);
-  if (t.timeColumn >= 0 && t.timeColumn !== column) {
+  if (type.timeAttribute !== "ROWTIME") {
     throw new ValidationError(
-      `${where} The first ORDER BY column '${first.name}' and the \`on_time\` column '${t.schema.names[t.timeColumn]}' must reference the same time attribute.`,
+      `${where} The first ORDER BY column must be a valid time attribute. However, column '${first.name}' of type '${type}' has no watermark declaration (Schema.newBuilder()...watermark("${first.name}", ...)).`,
     );
+  }
+  if (t.timeColumn >= 0 && t.timeColumn !== column) {
+    throw new ValidationError(`${where} When both ORDER BY and the 'on_time' argument are defined, the referenced timestamp columns must match.`);
   }
   return items.map((o) => ({ column: t.schema.indexOf(o.name, `ORDER BY of table argument '${t.name}': column`), direction: direction(o) }));
 }

@@ -18,6 +18,8 @@ export interface ResolvedTableArg {
   /** Positions of the PARTITION BY columns in `schema`. */
   readonly partitionKeys: readonly number[];
   readonly setSemantics: boolean;
+  /** BROADCAST_SEMANTIC_TABLE: a side input without key, delivered to every virtual processor. */
+  readonly broadcast: boolean;
   readonly passThrough: boolean;
   /** The changelog mode in which rows reach eval (after the delivery rules of updating tables). */
   readonly changelog: ChangelogMode;
@@ -51,6 +53,8 @@ export interface ResolvedPtfCall {
   readonly outputMode: ChangelogMode;
   /** The final `rowtime` output column when `on_time` is given (FLINK-SEMANTICS rule 3). */
   readonly rowtime: Column | undefined;
+  /** The TTL (ms) a built-in PTF's arguments give its state, overriding `table.exec.state.ttl`. */
+  readonly stateTtl?: number;
   /** `table.exec.state.ttl` as configured when the job is planned. */
   readonly defaultStateTtl: () => string | undefined;
   /** For explain(): `invocation=[...], uid=[...], select=[...]`. */

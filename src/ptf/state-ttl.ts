@@ -7,6 +7,6 @@ import { parseDuration } from "./ttl.js";
  */
 export function resolveStateTtls(call: ResolvedPtfCall, configured: string | undefined = call.defaultStateTtl()): { readonly name: string; readonly ttl: number }[] {
   const global = configured;
-  const globalMs = global === undefined ? 0 : parseDuration(global, "table.exec.state.ttl");
+  const globalMs = call.stateTtl ?? (global === undefined ? 0 : parseDuration(global, "table.exec.state.ttl"));
   return call.fn.states.map((s) => ({ name: s.name, ttl: s.decl.ttl ?? globalMs }));
 }

@@ -16,7 +16,22 @@ import type { ListView, MapView, ValueView } from "./views.js";
  */
 export interface StateOptions {
   readonly ttl?: string | number;
+  /**
+   * Flink's StateKind: `PER_SET` (default) keeps the entry per PARTITION BY key; `BROADCAST` keeps one
+   * entry shared by all keys, written only by rows of a BROADCAST_SEMANTIC_TABLE argument and read-only
+   * for all other rows (valueState, valueView and mapView; no TTL).
+   */
+  readonly kind?: StateKind;
 }
+
+/** Flink's `StateKind`: where a state entry lives. */
+export const StateKind = {
+  /** One entry per virtual processor (PARTITION BY key); the default. */
+  PER_SET: "PER_SET",
+  /** One entry shared by all virtual processors; writable only while a broadcast row is processed. */
+  BROADCAST: "BROADCAST",
+} as const;
+export type StateKind = (typeof StateKind)[keyof typeof StateKind];
 
 /** How a fresh value state object is made. */
 export type ValueStateInit =
@@ -28,10 +43,19 @@ export type ValueStateInit =
   | { readonly kind: "class"; readonly cls: StructuredClass<object>; readonly type: DataType | undefined };
 
 abstract class StateDeclBase {
-  /** Milliseconds; undefined = `table.exec.state.ttl`; 0 = no TTL. */
+  /** Milliseconds; undefined = `table.exec.state.ttl`; 0 = no TTL. Broadcast state: always 0. */
   readonly ttl: number | undefined;
+  /** Shared by all keys (StateKind.BROADCAST) rather than kept per key. */
+  readonly broadcast: boolean;
   constructor(options: StateOptions | undefined, what: string) {
-    this.ttl = options?.ttl === undefined ? undefined : parseDuration(options.ttl, `${what} ttl`);
+    const kind = options?.kind ?? StateKind.PER_SET;
+    if (kind !== StateKind.PER_SET && kind !== StateKind.BROADCAST) {
+      throw new ValidationError(`${what}: unknown state kind '${String(kind)}'; expected StateKind.PER_SET or StateKind.BROADCAST`);
+    }
+    this.broadcast = kind === StateKind.BROADCAST;
+    if (this.broadcast && options?.ttl !== undefined) throw new ValidationError(`${what}: broadcast state has no TTL (it is not kept per key)`);
+    if (this.broadcast && what === "listView") throw new ValidationError("listView: broadcast state supports valueState, valueView and mapView (as in Flink), not listView");
+    this.ttl = this.broadcast ? 0 : options?.ttl === undefined ? undefined : parseDuration(options.ttl, `${what} ttl`);
   }
 }
 

@@ -22,7 +22,7 @@ export function structuredType<C extends object>(cls: StructuredClass<C>, row: D
     throw new ValidationError(`structuredType(${cls.name}): the second argument must be a ROW type, got ${String(row)}`);
   }
   // a fresh DataType instance carries the class; equal ROW types of other classes stay distinct
-  const t = new DataType<C | null>("ROW", row.isNullable, { fields: row.fields });
+  const t = new DataType<C | null>("ROW", row.isNullable, { fields: row.fields, structuredClass: cls as StructuredClass<object> });
   classes.set(t.params, cls as StructuredClass<object>);
   return t;
 }

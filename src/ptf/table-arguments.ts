@@ -29,9 +29,18 @@ export class TableArgument<S = unknown, K extends string = string, N extends str
     /** PARTITION BY column names (empty: no PARTITION BY). */
     readonly partitionKeys: readonly string[],
     /** ORDER BY columns (empty: no ORDER BY). */
-    readonly orderBy: readonly OrderItem[] = [],
+    readonly order: readonly OrderItem[] = [],
   ) {
     Object.freeze(this);
+  }
+
+  /**
+   * ORDER BY for this argument, also without PARTITION BY (SQL `TABLE t ORDER BY ts` for an
+   * OPTIONAL_PARTITION_BY argument): `t.asArgument("r").orderBy($("ts"))`. The rules are those of
+   * `partitionBy(...).orderBy(...)`.
+   */
+  orderBy<const O extends readonly AnyExpr[]>(...columns: O & CheckOrderKeys<S, O>): TableArgument<S, K, N> {
+    return new TableArgument(this.name, this.table, this.partitionKeys, orderItems(this.table, columns));
   }
 }
 

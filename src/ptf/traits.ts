@@ -1,7 +1,7 @@
 /**
  * Argument traits of a Process Table Function, with Flink's names (`ArgumentTrait` in
- * `org.apache.flink.table.annotation`). A table argument has exactly one of ROW_SEMANTIC_TABLE and
- * SET_SEMANTIC_TABLE; the other traits refine it.
+ * `org.apache.flink.table.annotation`). A table argument has exactly one of ROW_SEMANTIC_TABLE, SET_SEMANTIC_TABLE and
+ * BROADCAST_SEMANTIC_TABLE; the other traits refine it.
  */
 export const ArgumentTrait = {
   /** A scalar value (the default for `scalarArg`). */
@@ -10,6 +10,18 @@ export const ArgumentTrait = {
   ROW_SEMANTIC_TABLE: "ROW_SEMANTIC_TABLE",
   /** Rows are processed per PARTITION BY key (a virtual processor) and may keep state. */
   SET_SEMANTIC_TABLE: "SET_SEMANTIC_TABLE",
+  /**
+   * A side input without key context (no PARTITION BY / ORDER BY): every row reaches every virtual
+   * processor. Its rows may only write broadcast state (`{ kind: StateKind.BROADCAST }`); they cannot
+   * collect output or register timers. Needs a row- or set-semantics table beside it.
+   */
+  BROADCAST_SEMANTIC_TABLE: "BROADCAST_SEMANTIC_TABLE",
+  /**
+   * Refines BROADCAST_SEMANTIC_TABLE: after a broadcast row has been processed without key context, it
+   * is delivered once more to every virtual processor that holds state, with that key's state
+   * (broadcast state read-only, collect allowed).
+   */
+  NOTIFY_STATEFUL_SETS: "NOTIFY_STATEFUL_SETS",
   /** A set-semantics table may be called without PARTITION BY; then one processor sees the whole table. */
   OPTIONAL_PARTITION_BY: "OPTIONAL_PARTITION_BY",
   /** All columns of the table are forwarded in front of the function's output. */

@@ -28,7 +28,7 @@ export function resolveOutputMode(
   }
   if (mode.contains("UPDATE_BEFORE")) return toPlanMode(mode);
   // upsert (no UPDATE_BEFORE): rows are related by the PARTITION BY key, so every table has set semantics
-  const rowTable = tables.find((t) => !t.setSemantics);
+  const rowTable = tables.find((t) => !t.setSemantics && !t.broadcast);
   if (rowTable !== undefined) {
     throw new ValidationError(
       `PTFs that take table arguments with row semantics don't support updating output. Table argument '${rowTable.name}' of function '${functionName}' must use set semantics.`,

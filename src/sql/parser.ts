@@ -277,8 +277,11 @@ class StatementParser {
       ts.next();
       ts.next();
       const names: string[] = [];
-      do names.push(ts.identifier("a column name")); while (ts.acceptOp(","));
-      ts.expectOp(")");
+      // DESCRIPTOR() is an empty column list (as in Flink)
+      if (!ts.acceptOp(")")) {
+        do names.push(ts.identifier("a column name")); while (ts.acceptOp(","));
+        ts.expectOp(")");
+      }
       return { kind: "descriptor", names };
     }
     if (ts.isKeyword("DEFAULT") && !ts.isOp("(", 1)) {

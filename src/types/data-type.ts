@@ -42,6 +42,8 @@ interface TypeParams {
   readonly valueType?: DataType;
   readonly timeAttribute?: TimeAttribute;
   readonly intervalUnits?: string;
+  /** A structured type (a ROW whose values are instances of a class made with `new C()`): the class. */
+  readonly structuredClass?: new () => object;
 }
 
 /**
@@ -90,6 +92,8 @@ export class DataType<T = unknown> {
   get keyType(): DataType | undefined { return this.params.keyType; }
   get valueType(): DataType | undefined { return this.params.valueType; }
   get timeAttribute(): TimeAttribute { return this.params.timeAttribute; }
+  /** The class of a structured type (`structuredType(C, ...)`), else undefined. */
+  get structuredClass(): (new () => object) | undefined { return this.params.structuredClass; }
 
   /** Structural equality, ignoring time attributes. */
   equals(other: DataType): boolean {

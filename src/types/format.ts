@@ -163,6 +163,8 @@ export function toSqlString(type: DataType, v: unknown): string | null {
     }
     case "ROW": {
       const obj = v as Record<string, unknown>;
+      // a structured value prints its fields by name, as Flink prints a POJO column: (amount=6.99, currency=USD)
+      if (type.structuredClass !== undefined) return `(${type.fields.map((f) => `${f.name}=${toSqlString(f.type, obj[f.name]) ?? "NULL"}`).join(", ")})`;
       return `(${type.fields.map((f) => toSqlString(f.type, obj[f.name]) ?? "NULL").join(", ")})`;
     }
     default:

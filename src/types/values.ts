@@ -189,7 +189,9 @@ function coerceTime(type: DataType, value: unknown, where: Where): string {
 
 function coerceRow(type: DataType, value: unknown, where: Where): Record<string, unknown> {
   const fields = type.fields;
-  const out: Record<string, unknown> = {};
+  // a structured type keeps its class (Flink's POJO conversion class): toArray() rows hold instances
+  const cls = type.structuredClass;
+  const out = (cls !== undefined ? new cls() : {}) as Record<string, unknown>;
   if (value instanceof PositionalRow || Array.isArray(value)) {
     const vals = value instanceof PositionalRow ? value.values : value;
     if (vals.length !== fields.length) {

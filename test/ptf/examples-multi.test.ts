@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { greetingWithLastPurchase } from "../../examples/ptf/greeting-with-last-purchase.js";
 import { orderedProcessor } from "../../examples/ptf/ordered-processor.js";
 import { paymentJoiner } from "../../examples/ptf/payment-joiner.js";
+import { Order, Payment } from "../../examples/ptf/generators.js";
 import { printed } from "../support.js";
 
 const lines = (...l: string[]) => l.join("\n");
@@ -47,7 +48,21 @@ describe("seed 000/004: multiple tables", () => {
       "+I[1000021, 1000021, +I[6.99, USD, 1000021, Bob], +I[999993331, 1000021]]",
       "+I[1000601, 1000601, +I[0.79, EUR, 1000601, Alice], +I[999994111, 1000601]]",
     ]);
+    // nested structured values print with their field names, as in the seed's listing
+    expect(await printed(t.execute())).toBe(lines(
+      "+----+-------------+-------------+--------------------------------+--------------------------------+",
+      "| op |          id |     orderId |                          order |                        payment |",
+      "+----+-------------+-------------+--------------------------------+--------------------------------+",
+      "| +I |     1000001 |     1000001 | (amount=23.46, currency=USD... | (id=999997870, orderId=1000... |",
+      "| +I |     1000021 |     1000021 | (amount=6.99, currency=USD,... | (id=999993331, orderId=1000... |",
+      "| +I |     1000601 |     1000601 | (amount=0.79, currency=EUR,... | (id=999994111, orderId=1000... |",
+      "+----+-------------+-------------+--------------------------------+--------------------------------+",
+      "3 rows in set",
+    ));
     const rows = await t.execute().toArray();
+    // toArray() keeps the structured types' classes
+    expect(rows[0]!.order).toBeInstanceOf(Order);
+    expect(rows[0]!.payment).toBeInstanceOf(Payment);
     expect(rows[0]!.order!.amount).toBe(23.46);
     expect(rows[0]!.payment!.id).toBe(999997870);
   });

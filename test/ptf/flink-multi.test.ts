@@ -3,12 +3,8 @@
 // Flink's assertions are multisets; where the order of rows of different keys is Flink's listing order
 // here too, the tests compare sequences.
 import { describe, expect, it } from "vitest";
-import { PtfOperator, type PtfSnapshot } from "../../src/exec/operators/ptf/ptf-operator.js";
-import type { ResolvedPtfCall } from "../../src/ptf/resolved-call.js";
-import type { ProcessNode } from "../../src/plan/nodes.js";
-import { KIND_SHORT } from "../../src/types/row.js";
-import { toJavaString } from "../../src/types/format.js";
-import type { Table, TableEnvironment } from "../../src/index.js";
+import { RestoreRun } from "./restore-run.js";
+import type { TableEnvironment } from "../../src/index.js";
 import { $, Row, Session, descriptor, lit } from "../../src/index.js";
 import {
   MultiInputFunction, MultiInputOrderByFunction, MultiInputWithScalarArgsFunction, OrderByFunction, T_LARGE_ROWS, T_LARGE_SCHEMA, TimedJoinFunction,
@@ -88,45 +84,6 @@ describe("§3.13 ORDER BY", () => {
   });
 });
 
-/**
- * Flink's restore programs run a job over the rows "before restore" without ending its sources (no
- * final watermark), take a savepoint, and restore a new job that reads the rows "after restore" to the
- * end. Here the call's PTF operator is driven directly the way those sources do it: per input, each row
- * is followed by its watermark (max time so far − delay, forwarded only when it rises).
- */
-class RestoreRun {
-  readonly out: string[] = [];
-  readonly op: PtfOperator;
-  private readonly maxTime: number[];
-
-  constructor(env: TableEnvironment, table: Table<object>, private readonly delays: readonly number[], restore?: PtfSnapshot) {
-    const node = table.node as ProcessNode;
-    const types = table.getResolvedSchema().types;
-    this.op = new PtfOperator(node.call as ResolvedPtfCall, { batch: false, config: env.getConfig().options, clock: Date.now });
-    this.op.out = {
-      record: (k, v) => this.out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`),
-      watermark: () => {},
-      endInput: () => {},
-    };
-    this.op.open();
-    if (restore !== undefined) this.op.restoreState(restore);
-    this.maxTime = delays.map(() => -Infinity);
-  }
-
-  rows(input: number, rows: readonly (readonly [string, number, number])[]): this {
-    for (const [name, score, ts] of rows) {
-      this.op.processElement(input, 0, [name, score, new Date(ts)]);
-      this.maxTime[input] = Math.max(this.maxTime[input]!, ts);
-      this.op.processWatermark(input, this.maxTime[input]! - this.delays[input]!);
-    }
-    return this;
-  }
-
-  end(input: number): this {
-    this.op.endInput(input);
-    return this;
-  }
-}
 
 describe("§3.13 ORDER BY over a window aggregate", () => {
   it("P-027 process-order-by-multi-partition-key-and-order-by: the c=2 session comes before the c=1 session of equal window_time", async () => {
@@ -248,12 +205,15 @@ describe("validation of several tables and ORDER BY", () => {
     const t = watermarked(env);
     const plain = env.fromValues(Schema.newBuilder().column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).build(), Row.of("Bob", new Date(0)));
     env.createTemporaryFunction("f", OrderByFunction);
-    expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score")).asArgument("r"))).toThrow(
-      "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a time attribute (a TIMESTAMP or TIMESTAMP_LTZ column up to precision 3 with a watermark declaration). However, column 'score' has data type 'INT'.",
-    );
-    expect(() => env.fromCall("f", plain.partitionBy($("name")).orderBy($("ts")).asArgument("r"))).toThrow(
-      "However, column 'ts' has data type 'TIMESTAMP_LTZ(3)'.",
-    );
+    const typeMsg = "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a TIMESTAMP or TIMESTAMP_LTZ column (up to precision 3). However, column 'score' has data type 'INT'.";
+    expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score")).asArgument("r"))).toThrow(typeMsg);
+    // Flink's order: the type is checked before the direction; SQL gives the same message
+    expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score").desc()).asArgument("r"))).toThrow(typeMsg);
+    expect(() => env.executeSql("SELECT * FROM f(r => TABLE t_watermarked PARTITION BY name ORDER BY score DESC)")).toThrow(typeMsg);
+    const notTime = "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a valid time attribute. However, column 'ts' of type 'TIMESTAMP_LTZ(3)' has no watermark declaration";
+    expect(() => env.fromCall("f", plain.partitionBy($("name")).orderBy($("ts")).asArgument("r"))).toThrow(notTime);
+    env.createTemporaryView("t_plain", plain as never);
+    expect(() => env.executeSql("SELECT * FROM f(r => TABLE t_plain PARTITION BY name ORDER BY ts)")).toThrow(notTime);
     const twoTimes = env.fromValues(Schema.newBuilder().column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).column("ts2", DataTypes.TIMESTAMP_LTZ(3))
       .watermark("ts", "ts").build(), Row.of("Bob", new Date(0), new Date(0)));
     expect(() => env.fromCall("f", twoTimes.partitionBy($("name")).orderBy($("ts")).asArgument("r"), descriptor("ts2").asArgument("on_time"))).toThrow(
@@ -328,5 +288,22 @@ describe("ORDER BY at runtime", () => {
       eval(ctx) { ctx.collect(`${ctx.tableSemanticsFor("r").orderByColumns().length} ${ctx.tableSemanticsFor("r").orderByDirections().length}`); },
     });
     expect(await t.partitionBy($("name")).process(F).execute().toChangelog()).toEqual(["+I[Bob, 0 0]", "+I[Alice, 0 0]"]);
+  });
+});
+
+describe("ORDER BY without PARTITION BY", () => {
+  it("the Table API's asArgument(...).orderBy(...) is SQL's TABLE t ORDER BY ts (OPTIONAL_PARTITION_BY)", async () => {
+    const env = streamingEnv();
+    const t = env.fromValues(TIMED_SOURCE_SCHEMA, Row.of("Bob", 1, new Date(2)), Row.of("Alice", 2, new Date(1)), Row.of("Bob", 3, new Date(5)));
+    env.createTemporaryView("t", t as never);
+    env.createTemporaryFunction("f", OrderByFunction);
+    const api = await env.fromCall("f", env.from("t").asArgument("r").orderBy($("ts")), descriptor("ts").asArgument("on_time")).execute().toChangelog();
+    const sql = await env.executeSql("SELECT * FROM f(r => TABLE t ORDER BY ts, on_time => DESCRIPTOR(ts))").toChangelog();
+    expect(api).toEqual(sql);
+    // one processor without key: one list over both names; Alice (ts 1) is behind watermark 1 when it comes: late
+    expect(api.map((r) => r.slice(r.indexOf(", [") + 2, r.indexOf("]]") + 2))).toEqual([
+      "[+I[Bob, 1, 1970-01-01T00:00:00.002Z]]",
+      "[+I[Bob, 1, 1970-01-01T00:00:00.002Z], +I[Bob, 3, 1970-01-01T00:00:00.005Z]]",
+    ]);
   });
 });

@@ -103,11 +103,6 @@ describe("argument binding", () => {
     expect(() => t.process("g", 1)).toThrow("Function 'g' is not registered; register it with env.createFunction(\"g\", F). Known functions: [f]");
   });
 
-  it("PTFs run in streaming mode only", () => {
-    const env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-    const t = env.fromValues(Row.of("Bob", 12)).as("name", "score");
-    expect(() => t.process(RowSemanticTableFunction, 1)).toThrow("cannot run in batch mode");
-  });
 });
 
 describe("table semantics", () => {
@@ -206,7 +201,7 @@ describe("declarations", () => {
   });
 
   it("traits: exactly one of ROW/SET semantics; OPTIONAL_PARTITION_BY needs SET", () => {
-    expect(() => tableArg()).toThrow("needs exactly one of ArgumentTrait.ROW_SEMANTIC_TABLE and ArgumentTrait.SET_SEMANTIC_TABLE");
+    expect(() => tableArg()).toThrow("needs exactly one of ArgumentTrait.ROW_SEMANTIC_TABLE, ArgumentTrait.SET_SEMANTIC_TABLE and ArgumentTrait.BROADCAST_SEMANTIC_TABLE");
     expect(() => tableArg(ROW, SET)).toThrow("needs exactly one of");
     expect(() => tableArg(ROW, OPT_PB)).toThrow("OPTIONAL_PARTITION_BY is only valid for a table argument with SET_SEMANTIC_TABLE");
     expect(() => tableArg(SET, PASS, ArgumentTrait.SUPPORT_UPDATES)).toThrow("Signatures with updating inputs must not pass columns through.");

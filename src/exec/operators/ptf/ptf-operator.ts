@@ -10,7 +10,8 @@ import { fastPath } from "./fast-path.js";
 import { type RowMaker, rowMakerFor, typedRowMaker } from "./rows.js";
 import { ptfInspection } from "./inspect.js";
 import { type Clearable, RuntimeContext } from "./runtime-context.js";
-import { MAX_DATE_MS, type TimeHost } from "./time-context.js";
+import { CallPhase, MAX_DATE_MS, type TimeHost } from "./time-context.js";
+import { copyValue } from "./state-copy.js";
 import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
 import { type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
 import { ValueStateSlot } from "./value-state.js";
@@ -31,7 +32,12 @@ export interface PtfSnapshot {
   readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot>>;
   /** Last row per upsert key of updating table arguments that need it, by argument name. */
   readonly changelogInputs?: Readonly<Record<string, readonly (readonly [unknown, readonly unknown[]])[]>>;
+  /** NOTIFY_STATEFUL_SETS: per key, a row of it ([key, input, record]) that gives notified output its key columns. */
+  readonly notifyKeys?: readonly (readonly [unknown, number, readonly unknown[]])[];
 }
+
+/** The key under which broadcast state is stored (one entry shared by all virtual processors). */
+const BROADCAST_KEY = null;
 
 type AnyView = KeyedStateValueView<unknown> | KeyedStateListView<unknown> | KeyedStateMapViewWithKeysNotNull<unknown, unknown>;
 
@@ -48,6 +54,9 @@ interface InputSide {
   readonly dropUpdateBefore: boolean;
   /** The input adapter of an updating table that needs the last row per key (retractions, full deletes). */
   readonly changes: ChangelogInput | undefined;
+  /** A BROADCAST_SEMANTIC_TABLE argument, and whether it notifies stateful sets. */
+  readonly broadcast: boolean;
+  readonly notify: boolean;
 }
 
 /**
@@ -81,6 +90,13 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   private readonly slots: ValueStateSlot[] = [];
   private readonly slotNames: string[] = [];
   private readonly views: AnyView[] = [];
+  /** Broadcast state entries (StateKind.BROADCAST): stored under BROADCAST_KEY, shared by all keys. */
+  private readonly bSlots: ValueStateSlot[] = [];
+  private readonly bViews: AnyView[] = [];
+  /** Inputs with broadcast semantics. */
+  private readonly broadcastIndexes: number[];
+  /** NOTIFY_STATEFUL_SETS only: a row per key that gives notified calls their key columns (insertion order). */
+  private readonly keyRecords: Map<unknown, { input: number; record: unknown[] }> | undefined;
   /** Generated load / store of all state entries around eval and onTimer. */
   private readonly state: StateAccess;
   private readonly needsClock: boolean;
@@ -115,6 +131,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
         sort: table.orderBy.length > 0 ? new SortBuffer(table.orderBy[0]!.column, table.orderBy) : undefined,
         dropUpdateBefore: table.delivery.dropUpdateBefore,
         changes: table.delivery.materializeKey.length > 0 ? new ChangelogInput(table.delivery, table.schema.types) : undefined,
+        broadcast: table.broadcast,
+        notify: table.broadcast && table.decl.has("NOTIFY_STATEFUL_SETS"),
       };
     });
     this.sorted = this.sides.some((s) => s.sort !== undefined);
@@ -126,19 +144,26 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const clearables: Clearable[] = [];
     call.fn.states.forEach((s, i) => {
       const ttl = ttls[i]!.ttl;
+      const shared = s.decl.broadcast;
       switch (s.decl.kind) {
         case "value": {
           const slot = new ValueStateSlot(s.name, s.decl as ValueStateDecl<unknown>, ttl);
-          this.slots.push(slot);
-          this.slotNames.push(s.name);
+          slot.broadcast = shared;
+          if (shared) this.bSlots.push(slot);
+          else {
+            this.slots.push(slot);
+            this.slotNames.push(s.name);
+          }
           clearables.push(slot);
           break;
         }
-        case "valueView": this.addView(new KeyedStateValueView(s.name, ttl), clearables); break;
-        case "listView": this.addView(new KeyedStateListView(s.name, ttl), clearables); break;
-        case "mapView": this.addView(new KeyedStateMapViewWithKeysNotNull(s.name, ttl), clearables); break;
+        case "valueView": this.addView(new KeyedStateValueView(s.name, ttl), clearables, shared); break;
+        case "listView": this.addView(new KeyedStateListView(s.name, ttl), clearables, shared); break;
+        case "mapView": this.addView(new KeyedStateMapViewWithKeysNotNull(s.name, ttl), clearables, shared); break;
       }
     });
+    this.broadcastIndexes = this.sides.flatMap((x, i) => (x.broadcast ? [i] : []));
+    this.keyRecords = this.sides.some((x) => x.notify) ? new Map() : undefined;
     this.needsClock = ttls.some((t) => t.ttl > 0);
     this.state = stateAccess(this.slots, this.slotNames, this.views, this.stateHolder);
     // table arguments are getters: the row object is made only if eval reads it (once per call); with
@@ -151,8 +176,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
         Object.defineProperty(this.argsHolder, t.name, { enumerable: true, get: () => (this.current === i ? this.input() : null) });
       });
     }
-    // Flink allows timers on set-semantics tables without pass-through columns (multi-input: all are)
-    this.timers = tables.every((t) => t.setSemantics && !t.passThrough) ? new TimerService() : undefined;
+    // Flink allows timers on set-semantics tables without pass-through columns (multi-input: all are);
+    // broadcast tables have no key (their rows cannot register timers)
+    this.timers = tables.every((t) => t.broadcast || (t.setSemantics && !t.passThrough)) ? new TimerService() : undefined;
     const time: TimeHost = {
       functionName: call.functionName, timers: this.timers, hasOnTimer: call.fn.onTimerFn !== undefined,
       currentWatermark: () => this.currentWatermark, tableWatermark: () => this.inputWatermark(this.current),
@@ -185,8 +211,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     ctx.timeColumn = side.timeColumn;
   }
 
-  private addView(v: AnyView, clearables: Clearable[]): void {
-    this.views.push(v);
+  private addView(v: AnyView, clearables: Clearable[], shared: boolean): void {
+    v.broadcast = shared;
+    (shared ? this.bViews : this.views).push(v);
     this.stateHolder[v.name] = v;
     clearables.push(v);
   }
@@ -216,6 +243,10 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   private routeElement(input: number, kind: number, row: unknown[]): void {
     if (input !== this.current) this.switchTo(input);
     const side = this.sides[input]!;
+    if (side.broadcast) {
+      this.evalBroadcast(side, kind, row);
+      return;
+    }
     if (kind === Kind.UPDATE_BEFORE && side.dropUpdateBefore) return;
     if (side.changes !== undefined) side.changes.process(kind, row, this);
     else this.deliver(kind, row);
@@ -233,6 +264,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const now = this.needsClock ? this.clock() : 0;
     const state = this.state;
     state.load(key, now);
+    if (this.broadcastIndexes.length > 0) this.loadBroadcastReadOnly();
+    const keys = this.keyRecords;
+    if (keys !== undefined && !keys.has(key)) keys.set(key, { input: this.current, record: row });
     this.kind = kind;
     this.record = row;
     this.row = undefined;
@@ -247,6 +281,116 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       ctx.inEval = false;
     }
     state.store(key, now);
+  }
+
+  /**
+   * Broadcast state for a main row, a timer or a notified set: read-only. Views reject writes; an eager
+   * value is a copy, so changes to it are discarded (Flink: immutable broadcast entries). The copy is
+   * the one allocation per row that eager broadcast state costs.
+   */
+  private loadBroadcastReadOnly(): void {
+    const holder = this.stateHolder;
+    for (const slot of this.bSlots) {
+      const v = slot.peek(BROADCAST_KEY, 0);
+      holder[slot.name] = v === undefined ? slot.fresh() : copyValue(v);
+    }
+    for (const v of this.bViews) {
+      v.enter(BROADCAST_KEY, 0);
+      v.readOnly = true;
+    }
+  }
+
+  /**
+   * A row of a broadcast table: eval without key context — keyed state entries are null, broadcast
+   * state is writable, collect and timers fail. Then, with NOTIFY_STATEFUL_SETS, the same row once per
+   * key holding state (notifySets).
+   */
+  private evalBroadcast(side: InputSide, kind: number, row: unknown[]): void {
+    const holder = this.stateHolder;
+    for (const name of this.slotNames) holder[name] = null;
+    for (const v of this.views) holder[v.name] = null;
+    const loaded: object[] = [];
+    for (const slot of this.bSlots) {
+      const v = slot.load(BROADCAST_KEY, 0);
+      loaded.push(v);
+      holder[slot.name] = v;
+    }
+    for (const v of this.bViews) {
+      v.enter(BROADCAST_KEY, 0);
+      v.readOnly = false;
+    }
+    this.kind = kind;
+    this.record = row;
+    this.row = undefined;
+    const ctx = this.ctx;
+    ctx.record = row;
+    ctx.phase = CallPhase.BROADCAST;
+    ctx.inEval = true;
+    try {
+      this.evalFn(ctx, holder, this.argsHolder);
+    } catch (e) {
+      throw this.failure(e);
+    } finally {
+      ctx.inEval = false;
+      ctx.phase = CallPhase.MAIN;
+      for (const v of this.views) holder[v.name] = v;
+    }
+    this.bSlots.forEach((slot, i) => slot.store(BROADCAST_KEY, loaded[i]!, 0));
+    for (const v of this.bViews) v.leave();
+    if (side.notify) this.notifySets(row);
+  }
+
+  /**
+   * NOTIFY_STATEFUL_SETS: the broadcast row once per key that holds state, in the order the keys first
+   * came, with that key's state (broadcast state read-only). Output rows carry the key's columns (from a
+   * row of that key) and, with on_time, the broadcast row's time. Keys whose state is gone are forgotten.
+   */
+  private notifySets(row: unknown[]): void {
+    const keys = this.keyRecords!;
+    const broadcastInput = this.current;
+    const side = this.sides[broadcastInput]!;
+    const time = side.timeColumn >= 0 ? (row[side.timeColumn] as Date | null) : null;
+    const ctx = this.ctx;
+    const state = this.state;
+    for (const [key, entry] of [...keys]) {
+      const now = this.needsClock ? this.clock() : 0;
+      if (!this.holdsState(key, now)) {
+        keys.delete(key);
+        continue;
+      }
+      state.load(key, now);
+      this.loadBroadcastReadOnly();
+      const main = this.sides[entry.input]!;
+      ctx.collectFn = main.collect;
+      ctx.keyOf = main.keyOf;
+      ctx.input = entry.input;
+      ctx.timeColumn = -1;
+      ctx.record = entry.record;
+      ctx.notifyTime = time === null ? NaN : time.getTime();
+      ctx.timerDate = time === null ? undefined : time;
+      ctx.phase = CallPhase.NOTIFY;
+      ctx.inEval = true;
+      try {
+        this.evalFn(ctx, this.stateHolder, this.argsHolder);
+      } catch (e) {
+        throw this.failure(e);
+      } finally {
+        ctx.inEval = false;
+        ctx.phase = CallPhase.MAIN;
+        ctx.timerDate = undefined;
+        ctx.notifyTime = NaN;
+      }
+      state.store(key, now);
+    }
+    this.current = -1;
+    this.switchTo(broadcastInput);
+  }
+
+  /** Whether a key holds keyed state at `now`. */
+  private holdsState(key: unknown, now: number): boolean {
+    for (const s of this.slots) if (s.peek(key, now) !== undefined) return true;
+    for (const v of this.views) if (v.peek(key, now) !== undefined) return true;
+    return false;
   }
 
   /**
@@ -302,6 +446,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       const key = t.key;
       const now = this.needsClock ? this.clock() : 0;
       state.load(key, now);
+      if (this.broadcastIndexes.length > 0) this.loadBroadcastReadOnly();
       if (t.input !== this.current) this.switchTo(t.input);
       ctx.record = t.record;
       ctx.inTimer = true;
@@ -348,10 +493,11 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   override snapshotState(): PtfSnapshot {
     return {
       uid: this.call.uid,
-      values: Object.fromEntries(this.slots.map((s) => [s.name, s.snapshot()])),
-      views: Object.fromEntries(this.views.map((v) => [v.name, v.snapshot()])),
+      values: Object.fromEntries([...this.slots, ...this.bSlots].map((s) => [s.name, s.snapshot()])),
+      views: Object.fromEntries([...this.views, ...this.bViews].map((v) => [v.name, v.snapshot()])),
       timers: this.timers?.snapshot() ?? [],
       ...(this.sorted ? { sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])) } : {}),
+      ...(this.keyRecords ? { notifyKeys: [...this.keyRecords].map(([k, e]) => [k, e.input, [...e.record]] as const) } : {}),
       ...(this.sides.some((x) => x.changes) ? { changelogInputs: Object.fromEntries(this.sides.filter((x) => x.changes).map((x) => [x.name, x.changes!.snapshot()])) } : {}),
     };
   }
@@ -359,8 +505,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   override restoreState(state: unknown): void {
     const s = state as PtfSnapshot;
     const now = this.clock();
-    for (const slot of this.slots) slot.restore(s.values[slot.name] ?? [], now);
-    for (const v of this.views) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
+    for (const slot of [...this.slots, ...this.bSlots]) slot.restore(s.values[slot.name] ?? [], now);
+    for (const v of [...this.views, ...this.bViews]) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
+    if (this.keyRecords !== undefined) for (const [k, input, record] of s.notifyKeys ?? []) this.keyRecords.set(k, { input, record: [...record] });
     // timers are state (restored); watermarks are not (FLINK-SEMANTICS rule 19)
     this.timers?.restore(s.timers ?? []);
     for (const side of this.sides) {

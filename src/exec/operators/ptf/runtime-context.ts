@@ -6,12 +6,14 @@ import { modeInfo } from "../../../ptf/changelog.js";
 import { DataType } from "../../../types/data-type.js";
 import type { Output } from "../../operator.js";
 import type { CollectFn } from "./collector.js";
-import { CallState, RuntimeTimeContext, type TimeHost } from "./time-context.js";
+import { CallPhase, CallState, RuntimeTimeContext, type TimeHost } from "./time-context.js";
 
 /** Something `ctx.clearState(name)` can reset: a value state slot or a data view. */
 export interface Clearable {
   readonly name: string;
   cleared: boolean;
+  /** A broadcast state entry: cleared only while a broadcast row is processed. */
+  readonly broadcast: boolean;
 }
 
 /** Flink's TableSemantics of one table argument of a call; built once per operator. */
@@ -72,6 +74,9 @@ export class RuntimeContext extends CallState implements OnTimerContext<string, 
 
   collect(value: unknown): void {
     if (!this.inEval) throw new ExecutionError(`collect() of function '${this.functionName}' was called outside eval(); keep no reference to ctx`);
+    if (this.phase === CallPhase.BROADCAST) {
+      throw new TableRuntimeException("Emitting results via collect() is not supported while processing a table with broadcast semantics.");
+    }
     this.collectFn(value, this.record, this.out, this.timerDate);
   }
 
@@ -92,11 +97,20 @@ export class RuntimeContext extends CallState implements OnTimerContext<string, 
     if (s === undefined) {
       throw new TableRuntimeException(`Unknown state entry: ${stateName}. State entries of '${this.functionName}': [${this.states.map((x) => x.name).join(", ")}]`);
     }
+    // a broadcast row has no key context: keyed state cannot be cleared there (Flink: a no-op)
+    if (s.broadcast !== (this.phase === CallPhase.BROADCAST)) {
+      if (!s.broadcast) return;
+      throw new TableRuntimeException(
+        `Broadcast state entry '${s.name}' is read-only while processing a table with row or set semantics or while notifying stateful sets.`,
+      );
+    }
     s.cleared = true;
   }
 
+  /** Clears the state the current call may write: broadcast state for a broadcast row, else the key's state. */
   clearAllState(): void {
-    for (const s of this.states) s.cleared = true;
+    const broadcast = this.phase === CallPhase.BROADCAST;
+    for (const s of this.states) if (s.broadcast === broadcast) s.cleared = true;
   }
 
   clearAll(): void {
@@ -105,7 +119,9 @@ export class RuntimeContext extends CallState implements OnTimerContext<string, 
   }
 
   clearAllTimers(): void {
-    // nothing to clear where timers are not supported (Flink's clearAll works there too)
+    // nothing to clear where timers are not supported (Flink's clearAll works there too); a broadcast
+    // row has no key and so no timers
+    if (this.phase === CallPhase.BROADCAST) return;
     this.time.timers?.clearAll(this.keyOf(this.record));
   }
 

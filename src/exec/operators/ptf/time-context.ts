@@ -20,6 +20,9 @@ export interface TimeHost {
   tableWatermark(): number;
 }
 
+export const CallPhase = { MAIN: 0, BROADCAST: 1, NOTIFY: 2 } as const;
+export type CallPhase = (typeof CallPhase)[keyof typeof CallPhase];
+
 /**
  * The current call — its input record (or the firing timer's record), the firing timer — shared by the
  * context and the operator (the RuntimeContext is one).
@@ -36,6 +39,13 @@ export class CallState {
   input = 0;
   /** Position of the on_time column in the current record, or -1. */
   timeColumn = -1;
+  /**
+   * What the current call processes: MAIN (a row of a row/set-semantics table, or a timer), BROADCAST (a
+   * broadcast row without key context) or NOTIFY (a broadcast row delivered to one stateful set).
+   */
+  phase: CallPhase = CallPhase.MAIN;
+  /** The broadcast row's time (epoch millis, NaN without on_time) while notifying stateful sets. */
+  notifyTime = NaN;
   /** The virtual processor key of the current call (computed on demand in eval). */
   keyOf: (r: readonly unknown[]) => unknown = () => 0;
 }
@@ -65,6 +75,7 @@ export class RuntimeTimeContext<T> implements TimeContext<T> {
   time(): T | null {
     const c = this.call;
     if (c.inTimer) return this.out(c.timerTime);
+    if (c.phase === CallPhase.NOTIFY) return this.out(c.notifyTime);
     const col = c.timeColumn;
     if (col < 0) return null;
     const v = c.record[col] as Date | null;
@@ -98,6 +109,8 @@ export class RuntimeTimeContext<T> implements TimeContext<T> {
   }
 
   private service(): TimerService {
+    // a broadcast row has no key context (Flink's BroadcastInternalTimeContext)
+    if (this.call.phase === CallPhase.BROADCAST) throw new TableRuntimeException("Timers are not supported while processing a table with broadcast semantics.");
     const t = this.host.timers;
     if (t === undefined) throw new TableRuntimeException("Timers are not supported in the current PTF declaration.");
     return t;

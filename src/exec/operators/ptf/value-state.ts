@@ -26,6 +26,8 @@ export class ValueStateSlot {
   private readonly before: unknown[];
   private isNew = false;
   cleared = false;
+  /** A broadcast state entry (StateKind.BROADCAST): one object under a constant key, shared by all keys. */
+  broadcast = false;
 
   constructor(readonly name: string, decl: ValueStateDecl<unknown>, readonly ttl: number) {
     this.fields = decl.fields;

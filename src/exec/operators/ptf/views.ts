@@ -16,6 +16,10 @@ abstract class KeyedView<S> {
   now = 0;
   /** `ctx.clearState(name)` was called: the key's entries are removed when eval returns (as in Flink). */
   cleared = false;
+  /** A broadcast state entry (StateKind.BROADCAST): one storage under a constant key, shared by all keys. */
+  broadcast = false;
+  /** Broadcast state outside a broadcast row: every write fails (as in Flink). */
+  readOnly = false;
   readonly map = new Map<unknown, S>();
   protected readonly cleaner: TtlCleaner<unknown, S> | undefined;
 
@@ -49,7 +53,14 @@ abstract class KeyedView<S> {
   }
 
   clear(): void {
+    if (this.readOnly) this.readOnlyError();
     this.map.delete(this.key);
+  }
+
+  protected readOnlyError(): never {
+    throw new TableRuntimeException(
+      `Broadcast state entry '${this.name}' is read-only while processing a table with row or set semantics or while notifying stateful sets.`,
+    );
   }
 
   /** Copies of all keys' storage for a checkpoint. */
@@ -99,6 +110,7 @@ export class KeyedStateValueView<T> extends KeyedView<T | TimedValue<T>> impleme
   }
 
   setValue(value: T | null): void {
+    if (this.readOnly) this.readOnlyError();
     if (value === null || value === undefined) this.map.delete(this.key);
     else this.map.set(this.key, this.ttl > 0 ? { value, time: this.now } : value);
   }
@@ -165,6 +177,7 @@ export class KeyedStateListView<T> extends KeyedView<ListStorage<T>> implements 
   }
 
   setList(values: readonly T[]): void {
+    if (this.readOnly) this.readOnlyError();
     for (const v of values) if (v === null || v === undefined) nullValue();
     if (values.length === 0) {
       this.map.delete(this.key);
@@ -174,6 +187,7 @@ export class KeyedStateListView<T> extends KeyedView<ListStorage<T>> implements 
   }
 
   add(value: T): void {
+    if (this.readOnly) this.readOnlyError();
     if (value === null || value === undefined) nullValue();
     const s = this.storage(true)!;
     s.values.push(value);
@@ -181,6 +195,7 @@ export class KeyedStateListView<T> extends KeyedView<ListStorage<T>> implements 
   }
 
   addAll(values: readonly T[]): void {
+    if (this.readOnly) this.readOnlyError();
     for (const v of values) if (v === null || v === undefined) nullValue();
     if (values.length === 0) return;
     const s = this.storage(true)!;
@@ -191,6 +206,7 @@ export class KeyedStateListView<T> extends KeyedView<ListStorage<T>> implements 
   }
 
   remove(value: T): boolean {
+    if (this.readOnly) this.readOnlyError();
     const s = this.storage(false);
     if (s === undefined) return false;
     const i = s.values.findIndex((x) => x === value || (x !== null && typeof x === "object" && helpers.eq(x, value)));
@@ -277,6 +293,7 @@ export class KeyedStateMapViewWithKeysNotNull<K, V> extends KeyedView<MapStorage
   }
 
   put(key: K, value: V): void {
+    if (this.readOnly) this.readOnlyError();
     if (key === null || key === undefined) nullKey();
     this.putOne(this.storage(), key, value);
   }
@@ -289,6 +306,7 @@ export class KeyedStateMapViewWithKeysNotNull<K, V> extends KeyedView<MapStorage
   }
 
   putAll(entries: ReadonlyMap<K, V> | Iterable<readonly [K, V]>): void {
+    if (this.readOnly) this.readOnlyError();
     const list = [...(entries as Iterable<readonly [K, V]>)];
     for (const [k] of list) if (k === null || k === undefined) nullKey();
     if (list.length === 0) return;
@@ -297,6 +315,7 @@ export class KeyedStateMapViewWithKeysNotNull<K, V> extends KeyedView<MapStorage
   }
 
   remove(key: K): void {
+    if (this.readOnly) this.readOnlyError();
     if (key === null || key === undefined) nullKey();
     const s = this.map.get(this.key);
     if (s === undefined) return;
@@ -325,6 +344,7 @@ export class KeyedStateMapViewWithKeysNotNull<K, V> extends KeyedView<MapStorage
   }
 
   setMap(map: ReadonlyMap<K, V>): void {
+    if (this.readOnly) this.readOnlyError();
     for (const k of map.keys()) if (k === null || k === undefined) nullKey();
     this.map.delete(this.key);
     if (map.size > 0) this.putAll(map);
