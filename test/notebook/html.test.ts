@@ -58,7 +58,7 @@ describe("HTML tableau", () => {
   });
 
   it("escapes column names", () => {
-    const schema = people(TableEnvironment.create()).as("<i>n</i>", "a&b").getResolvedSchema();
+    const schema = people(TableEnvironment.create()).renameColumns($("name").as("<i>n</i>"), $("age").as("a&b")).getResolvedSchema();
     const html = changelogHtml(schema, [0], [["x", 1]], { streaming: false });
     expect(cells(html)[0]).toEqual(["&lt;i&gt;n&lt;/i&gt;", "a&amp;b"]);
   });
