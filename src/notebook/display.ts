@@ -7,8 +7,9 @@ import { changelogHtml, planHtml, schemaHtml } from "./html.js";
 
 /**
  * Showing tables, results and pictures in a notebook. Under the tslab kernel (Jupyter, TypeScript) the
- * HTML goes out as a `text/html` display; anywhere else it is returned (and nothing is printed), so the
- * same cell works in a test. tslab is found from the notebook's own folder, never bundled.
+ * HTML goes out as a `text/html` display; anywhere else the `show*` functions do nothing and the `*Html`
+ * functions (`resultHtml`, `schemaHtml`, `planHtml`) return the fragment for tests and other front ends. tslab is
+ * found from the notebook's own folder, never bundled.
  */
 interface TslabDisplay {
   html(s: string): void;
@@ -39,44 +40,40 @@ export interface ShowOptions {
 
 /**
  * Runs a table (or consumes a result) and shows it as an HTML tableau: kinds coloured, at most `maxRows`
- * rows with the total counted, an unbounded job stopped after `timeoutMs`. Resolves to the HTML.
+ * rows with the total counted, an unbounded job stopped after `timeoutMs`. Resolves when shown; a failed
+ * job shows its rows so far and rejects.
  *
  * ```ts
  * await show(people.filter($("age").isGreaterOrEqual(18)));
  * ```
  */
-export async function show(value: Table<object, ChangelogKind> | TableResult<object>, options: ShowOptions = {}): Promise<string> {
+export async function show(value: Table<object, ChangelogKind> | TableResult<object>, options: ShowOptions = {}): Promise<void> {
   const { html, error } = await render(value instanceof Table ? value.execute() : value, options);
   tslabDisplay()?.html(html);
   // a failed job still shows the rows it produced, then fails the cell
   if (error !== undefined) throw error;
-  return html;
 }
 
 /** Shows a schema (column names and types) with the table's changelog mode. */
-export function showSchema(value: Table<object, ChangelogKind> | ResolvedSchema): string {
+export function showSchema(value: Table<object, ChangelogKind> | ResolvedSchema): void {
   const html = value instanceof ResolvedSchema ? schemaHtml(value) : schemaHtml(value.getResolvedSchema(), value.changelogMode());
   tslabDisplay()?.html(html);
-  return html;
 }
 
 /** Shows a table's plan (`explain()`) as a readable tree. */
-export function showPlan(table: Table<object, ChangelogKind>): string {
+export function showPlan(table: Table<object, ChangelogKind>): void {
   const html = planHtml(table.explain());
   tslabDisplay()?.html(html);
-  return html;
 }
 
 /** Shows an SVG picture (a timeline, a sparkline). */
-export function showSvg(svg: string): string {
+export function showSvg(svg: string): void {
   tslabDisplay()?.svg(svg);
-  return svg;
 }
 
 /** Shows any HTML fragment. */
-export function showHtml(html: string): string {
+export function showHtml(html: string): void {
   tslabDisplay()?.html(html);
-  return html;
 }
 
 /** A result rendered as HTML without displaying it (`show` without the notebook); rejects if the job fails. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { $, DataTypes, EnvironmentSettings, Row, TableEnvironment } from "../../src/index.js";
-import { changelogHtml, resultHtml, schemaHtml, show, showPlan, showSchema } from "../../src/notebook/index.js";
+import { changelogHtml, planHtml, resultHtml, schemaHtml, show, showPlan, showSchema } from "../../src/notebook/index.js";
 
 const people = (env: TableEnvironment) => env.fromValues(
   DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("age", DataTypes.INT())),
@@ -12,7 +12,8 @@ describe("HTML tableau", () => {
   it("shows a streaming changelog with an op column, kinds coloured, values escaped, <NULL> for null", async () => {
     const env = TableEnvironment.create();
     const counts = people(env).groupBy($("age")).select($("age"), $("name").count().as("n"));
-    const html = await show(counts);
+    const html = await resultHtml(counts.execute());
+    await expect(show(people(env))).resolves.toBeUndefined();
     expect(cells(html)).toEqual([
       ["op", "age", "n"],
       ["+I", "35", "1"], ["-U", "35", "1"], ["+U", "35", "2"], ["+I", "&lt;NULL&gt;", "1"],
@@ -34,7 +35,7 @@ describe("HTML tableau", () => {
   it("stops an unbounded job after its time budget and says so", async () => {
     const env = TableEnvironment.create();
     env.executeSql("CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000')");
-    const html = await show(env.from("gen"), { maxRows: 3, timeoutMs: 100 });
+    const html = await resultHtml(env.from("gen").execute(), { maxRows: 3, timeoutMs: 100 });
     expect(cells(html)).toHaveLength(4);
     expect(html).toMatch(/showing 3 of \d+ rows · stopped after 100 ms \(time budget\)/);
   });
@@ -49,10 +50,13 @@ describe("HTML tableau", () => {
   it("shows schemas with types and changelog mode, and plans as a tree", () => {
     const env = TableEnvironment.create();
     const counts = people(env).groupBy($("age")).select($("age"), $("name").count().as("n"));
-    expect(cells(showSchema(counts))).toEqual([["column", "type"], ["age", "INT"], ["n", "BIGINT NOT NULL"]]);
-    expect(showSchema(counts)).toContain("changelog mode: ");
+    const schema = schemaHtml(counts.getResolvedSchema(), counts.changelogMode());
+    expect(cells(schema)).toEqual([["column", "type"], ["age", "INT"], ["n", "BIGINT NOT NULL"]]);
+    expect(schema).toContain(`changelog mode: ${counts.changelogMode()}`);
+    expect(showSchema(counts)).toBeUndefined();
     expect(schemaHtml(counts.getResolvedSchema())).not.toContain("changelog mode");
-    const plan = showPlan(counts);
+    expect(showPlan(counts)).toBeUndefined();
+    const plan = planHtml(counts.explain());
     expect(plan).toContain("<b>Aggregate</b>");
     expect(plan).toContain("+- <b>Values</b>");
   });
