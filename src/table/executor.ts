@@ -10,6 +10,8 @@ import type { PlanNode } from "../plan/nodes.js";
 /** Receives a job's output: positional records with their numeric row kind. */
 export interface JobSink {
   record(kind: number, values: readonly unknown[]): void;
+  /** The job's watermark as it reaches the end of the plan (+Infinity at end of input); optional. */
+  watermark?(wm: number): void;
 }
 
 export type StepResult = "more" | "done" | Promise<void>;

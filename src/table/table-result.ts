@@ -45,6 +45,21 @@ export class TableResult<R extends object = Record<string, unknown>> {
     return this.schema;
   }
 
+  /** Whether the job runs in batch mode (final rows only, no `op` column when printed). */
+  isBatch(): boolean {
+    return this.batch;
+  }
+
+  /**
+   * @internal Starts the job with a sink of the caller's: the caller drives `step` itself (the notebook
+   * timeline steps one source record at a time). The result counts as consumed.
+   */
+  startJob(sink: JobSink): Job {
+    this.claim();
+    this.job = this.makeJob(sink);
+    return this.job;
+  }
+
   private claim(): void {
     if (this.started) throw new ExecutionError("this TableResult has already been consumed; call execute() again for a new job");
     this.started = true;

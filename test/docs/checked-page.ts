@@ -75,7 +75,7 @@ export function checkDocPage(page: string, minimum: { run: number; compileError:
   const fileOf = (n: number) => join(dir, `step-${n}`, "app.mts");
   tutorial.forEach((s, n) => {
     mkdirSync(dirname(fileOf(n)), { recursive: true });
-    const source = s.code.body.replace(/from "tablestream(\/testing)?"/g, (_m, sub: string | undefined) =>
+    const source = s.code.body.replace(/from "tablestream(\/testing|\/notebook)?"/g, (_m, sub: string | undefined) =>
       `from "${root}/src${sub ?? ""}/index.js"`);
     writeFileSync(fileOf(n), source + "\n");
   });

@@ -36,7 +36,9 @@ export class CollectSinkOperator extends BaseOperator {
     else this.sink.record(kind, row);
   }
 
-  protected override onWatermark(): void {}
+  protected override onWatermark(wm: number): void {
+    this.sink.watermark?.(wm);
+  }
 
   protected override onEndOfInput(): void {
     if (this.table) this.table.forEach((row) => this.sink.record(Kind.INSERT, row));
