@@ -3,6 +3,7 @@ import type { ValueStateDecl } from "../../../ptf/state.js";
 import { resolveStateTtls } from "../../../ptf/state-ttl.js";
 import { ExecutionError, TableError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
+import type { MetricGroup } from "../../metrics.js";
 import { BaseOperator, type Output } from "../../operator.js";
 import { type CollectFn, makeCollector } from "./collector.js";
 import { keyExtractor, primitiveKeyColumn } from "./keys.js";
@@ -29,6 +30,8 @@ export interface PtfSnapshot {
   readonly timers?: readonly TimerSnapshot[];
   /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released. */
   readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot>>;
+  /** Late rows dropped by the sort buffers so far (the metric survives a restore, as for windows). */
+  readonly numLateRecordsDropped?: number;
   /** Last row per upsert key of updating table arguments that need it, by argument name. */
   readonly changelogInputs?: Readonly<Record<string, readonly (readonly [unknown, readonly unknown[]])[]>>;
 }
@@ -91,6 +94,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   kind = 0;
   record: unknown[] = [];
   row: object | undefined;
+  /** Rows of ORDER BY tables dropped because they arrived at or behind their table's watermark. */
+  numLateRecordsDropped = 0;
   /** The generated per-row path of the common case (fast-path.ts); undefined where it does not apply. */
   private readonly fast: ((kind: number, row: unknown[]) => void) | undefined;
 
@@ -261,7 +266,10 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       );
     }
     const time = v.getTime();
-    if (time <= this.inputWatermark(input)) return;
+    if (time <= this.inputWatermark(input)) {
+      this.numLateRecordsDropped++;
+      return;
+    }
     sort.add(this.keyOf(row), kind, row, time);
   }
 
@@ -290,6 +298,14 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const timers = this.timers;
     if (timers !== undefined && timers.size() > 0) this.fireTimers(timers, wm);
     this.out.watermark(wm);
+  }
+
+  /**
+   * A call with an ORDER BY table publishes its late rows as `<scope>.numLateRecordsDropped`, as windows
+   * and OVER do (Flink's ProcessTableOperator counts them under the same name); other calls drop nothing.
+   */
+  setMetrics(group: MetricGroup): void {
+    if (this.sorted) group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
   }
 
   private fireTimers(timers: TimerService, wm: number): void {
@@ -351,7 +367,10 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       values: Object.fromEntries(this.slots.map((s) => [s.name, s.snapshot()])),
       views: Object.fromEntries(this.views.map((v) => [v.name, v.snapshot()])),
       timers: this.timers?.snapshot() ?? [],
-      ...(this.sorted ? { sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])) } : {}),
+      ...(this.sorted ? {
+        sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])),
+        numLateRecordsDropped: this.numLateRecordsDropped,
+      } : {}),
       ...(this.sides.some((x) => x.changes) ? { changelogInputs: Object.fromEntries(this.sides.filter((x) => x.changes).map((x) => [x.name, x.changes!.snapshot()])) } : {}),
     };
   }
@@ -363,6 +382,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     for (const v of this.views) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
     // timers are state (restored); watermarks are not (FLINK-SEMANTICS rule 19)
     this.timers?.restore(s.timers ?? []);
+    this.numLateRecordsDropped = s.numLateRecordsDropped ?? 0;
     for (const side of this.sides) {
       const sort = side.sort;
       if (sort !== undefined) sort.restore(s.sortBuffers?.[side.name] ?? [], (r) => (r[sort.timeColumn] as Date).getTime());
