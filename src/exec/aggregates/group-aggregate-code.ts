@@ -27,8 +27,8 @@ export interface GroupAggregateCode {
  * when the group's last row was retracted (and the group is forgotten). A retraction for a group that
  * does not exist is ignored. Batch mode only accumulates; `emitAll` emits the groups at the end.
  *
- * Only key and argument evaluation is inside the `try` that names the failing record (row-error.ts): an
- * error raised downstream, or by reading an aggregate (SUM overflow), passes through as it is. The input's
+ * Key and argument evaluation and the accumulator updates are inside the `try`s that name the failing
+ * record (row-error.ts): an error raised downstream, or by reading an aggregate, passes through as it is. The input's
  * kinds decide which branches exist: an insert-only input never retracts or empties a group.
  */
 export function compileGroupAggregate(
@@ -58,7 +58,10 @@ export function compileGroupAggregate(
   body += `let fresh=false;if(g<0){${retractable ? "if(!add)return;" : ""}`
     + `g=S.alloc();I.add(${key.probe},${key.key},g);${layout.created("S")}fresh=true;}${layout.prelude("S")}`;
   if (!batch && n > 0) body += `let ${before.join(",")};if(!fresh){${before.map((b, i) => `${b}=${vals[i]};`).join("")}}`;
-  body += retractable ? `if(add){${layout.accumulate(args.xs)}}else{${layout.retract(args.xs)}}` : layout.accumulate(args.xs);
+  // a failing accumulate / retract (a user aggregate function that throws) names the record too; nothing
+  // in there emits, so no downstream error is caught here
+  const update = retractable ? `if(add){${layout.accumulate(args.xs)}}else{${layout.retract(args.xs)}}` : layout.accumulate(args.xs);
+  body += `try{${update}}catch(e){throw E(e,kind,r);}`;
   if (retractable) {
     // the group's last row was retracted: delete its result and forget the group; batch emits groups in
     // gid order at the end, and not reusing ids keeps that the order of first appearance

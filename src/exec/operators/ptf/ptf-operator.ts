@@ -20,6 +20,7 @@ import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
 import { modeInfo } from "../../../ptf/changelog.js";
 import { Kind } from "../../../types/row.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
+import { describeThrown, thrownIs } from "../../../types/describe-thrown.js";
 
 /** A checkpoint of a PTF operator's state. */
 export interface PtfSnapshot {
@@ -341,9 +342,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   }
 
   private timerFailure(e: unknown, t: Timer): Error {
-    if (e instanceof TableError) return e;
+    if (thrownIs(e, TableError)) return e;
     const which = t.name === null ? `the unnamed timer at ${t.time}` : `timer '${t.name}' at ${t.time}`;
-    return new ExecutionError(`Process table function '${this.call.functionName}' failed in onTimer() for ${which}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    return new ExecutionError(`Process table function '${this.call.functionName}' failed in onTimer() for ${which}: ${describeThrown(e)}`, { cause: e });
   }
 
   /** The row object eval receives for the current input, made on first access. */
@@ -353,8 +354,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
 
   /** The error thrown for an exception of eval (also from the generated path). */
   failure(e: unknown): Error {
-    if (e instanceof TableError) return e;
-    return new ExecutionError(`Process table function '${this.call.functionName}' failed in eval() for row ${String(this.input())}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    if (thrownIs(e, TableError)) return e;
+    return new ExecutionError(`Process table function '${this.call.functionName}' failed in eval() for row ${String(this.input())}: ${describeThrown(e)}`, { cause: e });
   }
 
   /**
