@@ -198,7 +198,7 @@ function feed(op: Operator, evs: readonly Event[]): void {
   }
 }
 
-describe("operator snapshots survive structuredClone and JSON through the codec", () => {
+describe("operator snapshots survive structuredClone and JSON through the codec", { timeout: 120_000 }, () => {
   for (const [name, kind] of Object.entries(KINDS)) {
     it(name, () => {
       fc.assert(fc.property(fc.array(record, { maxLength: 30 }), fc.nat(), (records, at) => {
@@ -221,8 +221,10 @@ describe("operator snapshots survive structuredClone and JSON through the codec"
         feed(c, evs.slice(cut));
         c.endInput(0);
         const withoutReplayedWm = lastWm === undefined ? split : dropOnce(split, `wm ${lastWm[1] as number}`, cut);
-        expect(withoutReplayedWm).toEqual(whole);
-      }), { numRuns: 60 });
+        // rows of different keys that one watermark releases have no defined order (in Flink neither)
+        const norm = kind.retracting || name.startsWith("PTF") ? (x: string[]) => x : bySegment;
+        expect(norm(withoutReplayedWm)).toEqual(norm(whole));
+      }), { numRuns: 80 });
     });
   }
 });
@@ -231,4 +233,17 @@ describe("operator snapshots survive structuredClone and JSON through the codec"
 function dropOnce(split: string[], line: string, _cut: number): string[] {
   const i = split.lastIndexOf(line);
   return i < 0 ? split : [...split.slice(0, i), ...split.slice(i + 1)];
+}
+
+/** Output lines sorted within each stretch between two watermark lines. */
+function bySegment(lines: string[]): string[] {
+  const out: string[] = [];
+  let seg: string[] = [];
+  for (const l of lines) {
+    if (l.startsWith("wm ") || l === "end") {
+      out.push(...seg.sort(), l);
+      seg = [];
+    } else seg.push(l);
+  }
+  return [...out, ...seg.sort()];
 }

@@ -31,7 +31,7 @@ function timed(rows: readonly (readonly [string, number, number])[], ttl: string
 
 const BOB = [["Bob", 1, 0], ["Bob", 1, H / 2], ["Bob", 1, 2 * H]] as const;
 
-describe("table.exec.state.ttl: an idle key starts afresh (+I), as in Flink", () => {
+describe("table.exec.state.ttl: an idle key starts afresh (+I), as in Flink", { timeout: 60_000 }, () => {
   it.each([
     ["group aggregate COUNT", undefined, ["+I[Bob, 1]", "-U[Bob, 1]", "+U[Bob, 2]", "-U[Bob, 2]", "+U[Bob, 3]"]],
     // idle from 0.5 h to 2 h > 1 h: expired, the third row is a new group
@@ -89,8 +89,8 @@ describe("table.exec.state.ttl: an idle key starts afresh (+I), as in Flink", ()
   });
 });
 
-describe("table.exec.state.ttl: state plateaus under a steady stream of new keys", () => {
-  const KEYS = 50_000;
+describe("table.exec.state.ttl: state plateaus under a steady stream of new keys", { timeout: 120_000 }, () => {
+  const KEYS = 20_000;
   const TTL_MS = 100;
   const rows = (env: TableEnvironment) => env.fromValues(
     DataTypes.ROW(DataTypes.FIELD("k", DataTypes.INT().notNull()), DataTypes.FIELD("s", DataTypes.STRING().notNull())),

@@ -20,7 +20,7 @@ const rightPlusChain = (n: number): E => { let x: E = $("a"); for (let i = 0; i 
 /** CASE chain of n branches: a = n-1 → n-1, ..., a = 0 → 0, else `fallback`; depth n + 1. */
 const caseChain = (n: number, fallback: E): E => { let x = fallback; for (let i = 0; i < n; i++) x = ifThenElse($("a").isEqual(i), lit(i), x); return x; };
 
-describe("deep expressions run", () => {
+describe("deep expressions run", { timeout: 120_000 }, () => {
   it.each([
     ["1000 nested plus", () => plusChain(1000), ["+I[1001]", "+I[null]", "+I[1003]"]],
     ["600 right-nested plus", () => rightPlusChain(600), ["+I[601]", "+I[null]", "+I[603]"]],
@@ -50,7 +50,7 @@ describe("deep expressions run", () => {
   });
 });
 
-describe("deeper expressions fail at planning, naming the expression and the limit", () => {
+describe("deeper expressions fail at planning, naming the expression and the limit", { timeout: 120_000 }, () => {
   it.each([
     ["plus", () => plusChain(MAX_EXPRESSION_DEPTH + 1), MAX_EXPRESSION_DEPTH + 1, "plus(plus(plus(…, 1), 1), 1)"],
     ["plus, far deeper", () => plusChain(20_000), 20_000, "plus(plus(plus(…, 1), 1), 1)"],

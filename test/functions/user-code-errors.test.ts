@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import {
   $, AggregateFunction, ArgumentTrait, DataTypes, EnvironmentSettings, ExecutionError, ProcessTableFunction, Row,
-  ScalarFunction, TableEnvironment, TableFunction, call, descriptor, tableArg,
+  Over, ScalarFunction, TableEnvironment, TableFunction, Tumble, UNBOUNDED_RANGE, call, descriptor, lit, tableArg,
 } from "../../src/index.js";
 import { describeThrown } from "../../src/types/describe-thrown.js";
 import { TIMED_SOURCE_SCHEMA } from "../ptf/flink-time-functions.js";
@@ -58,7 +58,7 @@ describe("describeThrown", () => {
   });
 });
 
-describe.each(THROWN)("user code throws %s", (_what, make, text) => {
+describe.each(THROWN)("user code throws %s", { timeout: 60_000 }, (_what, make, text) => {
   it("a scalar function names itself, its arguments and the row", async () => {
     const thrown = make();
     const Boom = ScalarFunction.define({
@@ -128,5 +128,32 @@ describe.each(THROWN)("user code throws %s", (_what, make, text) => {
     expect(err).toBeInstanceOf(ExecutionError);
     expect(err.message).toBe(`Process table function 'fails_on_timer' failed in onTimer() for timer 't' at 5: ${text}`);
     expect(inCauses(err, thrown)).toBe(true);
+  });
+});
+
+describe("an aggregate function over a window or an OVER names the row", () => {
+  const EVENTS = TIMED_SOURCE_SCHEMA;
+  const Throws = AggregateFunction.define({
+    name: "throws_on_two", args: [DataTypes.INT()], result: DataTypes.INT(),
+    createAccumulator: () => ({ s: 0 }),
+    accumulate(acc, v) { if (v === 2) throw Object.create(null); acc.s += v ?? 0; },
+    getValue: (acc) => acc.s,
+  });
+
+  it("event-time OVER", async () => {
+    const e = env();
+    const t = e.fromValues(EVENTS, Row.of("Bob", 1, new Date(0)), Row.of("Bob", 2, new Date(10)));
+    const err = await failure(t.window(Over.partitionBy($("name")).orderBy($("ts")).preceding(UNBOUNDED_RANGE).as("o"))
+      .select($("name"), call(Throws, $("score")).over($("o")).as("s")));
+    expect(err).toBeInstanceOf(ExecutionError);
+    expect(err.message).toBe("aggregate function 'throws_on_two'.accumulate failed for arguments (2): a thrown object without a prototype (no toString) (row +I[Bob, 2, 1970-01-01T00:00:00.010Z])");
+  });
+
+  it("tumbling window", async () => {
+    const e = env();
+    const t = e.fromValues(EVENTS, Row.of("Bob", 1, new Date(0)), Row.of("Bob", 2, new Date(10)));
+    const err = await failure(t.window(Tumble.over(lit(1).seconds()).on($("ts")).as("w")).groupBy($("name"), $("w"))
+      .select($("name"), call(Throws, $("score")).as("s")));
+    expect(err.message).toBe("aggregate function 'throws_on_two'.accumulate failed for arguments (2): a thrown object without a prototype (no toString) (row +I[Bob, 2, 1970-01-01T00:00:00.010Z])");
   });
 });
