@@ -8,6 +8,7 @@ import { CalcOperator } from "./operators/calc.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
+import { keyedStateTtl } from "./state-ttl.js";
 import { UnionOperator } from "./operators/union.js";
 import { MaterializeOperator } from "./operators/materialize.js";
 import { relationalOperator } from "./operators/relational-operators.js";
@@ -156,21 +157,23 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       }
       case "Aggregate": {
         const inputMode = ctx.modeOf(node.input);
-        const op = register(new GroupAggregateOperator(node, settings.batch, hasRetractions(inputMode), resolveFunction));
+        const op = register(new GroupAggregateOperator(node, settings.batch, hasRetractions(inputMode), resolveFunction, {},
+          { ttl: keyedStateTtl(settings), clock: settings.clock }));
         connect(build(node.input), op, 0);
         em = op;
         break;
       }
       case "Distinct": {
         // batch over an updating input: emit at end of input so the result stays insert-only
-        const op = register(new DistinctOperator(node.schema, settings.batch && hasRetractions(ctx.modeOf(node.input))));
+        const op = register(new DistinctOperator(node.schema, settings.batch && hasRetractions(ctx.modeOf(node.input)),
+          { ttl: keyedStateTtl(settings), clock: settings.clock }));
         connect(build(node.input), op, 0);
         em = op;
         break;
       }
       case "WindowAggregate":
       case "OverAggregate": {
-        const op = register(windowOperator(node, resolveFunction));
+        const op = register(windowOperator(node, resolveFunction, { ttl: keyedStateTtl(settings), clock: settings.clock }));
         connect(build(node.input), op, 0);
         em = op;
         break;

@@ -3,6 +3,7 @@ import type { Job, JobSettings, JobSink, MetricsSnapshot, StepResult } from "../
 import type { PlanNode } from "../plan/nodes.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
+import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 
 /**
  * A running job: sources are polled one slice at a time and their records pushed synchronously
@@ -48,7 +49,7 @@ export class LocalJob implements Job {
       const r = this.interleave(active, budget);
       return r !== "done" && this.graph.sinkEnded() ? this.stopSources() : r;
     } catch (e) {
-      this.failed = e instanceof TableError ? e : new ExecutionError(`job failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+      this.failed = thrownIs(e, TableError) ? e : new ExecutionError(`job failed: ${describeThrown(e)}`, { cause: e });
       this.cancel();
       throw this.failed;
     }

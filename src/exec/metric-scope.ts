@@ -14,6 +14,7 @@ export function metricScope(node: PlanNode): string | undefined {
     case "Sink": return `Sink[${node.tableName}]`;
     case "WindowAggregate": return `WindowAggregate[${node.window.alias}]`;
     case "OverAggregate": return `OverAggregate[${node.window.alias}]`;
+    case "Process": return `Process[${processName(node.call)}]`;
     default: return undefined;
   }
 }
@@ -40,4 +41,10 @@ export function attachMetrics(metrics: JobMetrics, node: PlanNode, em: Emitter, 
   }
   const op = em as Partial<Operator>;
   if (typeof op.processElement === "function" && op.setMetrics !== undefined) op.setMetrics(metrics.group(scope));
+}
+
+/** The function name of a Process node's call (resolved in ptf/; the plan node carries it untyped). */
+function processName(call: unknown): string {
+  const name = (call as { functionName?: unknown } | null)?.functionName;
+  return typeof name === "string" ? name : "?";
 }

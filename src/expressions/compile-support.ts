@@ -56,7 +56,10 @@ export function displayName(node: CallNode): string {
 
 /** A constant holding the call rendered for error messages: "`dividedBy(score, 0)`". */
 export function where(ctx: CodegenContext, node: ExprNode): string {
-  return ctx.constant(`\`${nodeToString(node)}\``);
+  // rendered when a message needs it, not per level at compile time: eager text made deep expressions
+  // quadratic (each level of a 1000-level chain would render the whole subtree below it)
+  let text: string | undefined;
+  return ctx.constant({ toString: () => (text ??= `\`${nodeToString(node)}\``) });
 }
 
 /** Binds a compiled operand to a temp when it can be null, so that it is evaluated once. */

@@ -10,6 +10,7 @@ import { compileArith, compileNumericFunction } from "./compile-numeric.js";
 import { STRING_FUNCTIONS, compileStringFunction } from "./compile-string.js";
 import { type Compiled, arity, isNullType, nullSafe } from "./compile-support.js";
 import { INTERVAL_FUNCTIONS, compileExtract, compileFloorCeilTime, compileIntervalOf } from "./compile-temporal.js";
+import { checkExpressionDepth } from "./depth.js";
 import { helpers } from "./helpers.js";
 import { type CallNode, type ExprNode, type LiteralNode, nodeToString } from "./node.js";
 
@@ -61,6 +62,11 @@ export class CodegenContext {
     return `t${this.pool.temps++}`;
   }
 
+  /** Temporaries allocated so far (in this context's pool). */
+  get tempCount(): number {
+    return this.pool.temps;
+  }
+
   tempDeclarations(): string {
     if (this.pool.temps === 0) return "";
     return `let ${Array.from({ length: this.pool.temps }, (_, i) => `t${i}`).join(",")};`;
@@ -77,6 +83,22 @@ export class CodegenContext {
 }
 
 export function compileExpr(node: ExprNode, ctx: CodegenContext): Compiled {
+  // a whole expression (not a sub-expression of one being compiled) is checked for depth first
+  if (compiling === 0) checkExpressionDepth(node);
+  compiling++;
+  try {
+    const c = compileNode(node, ctx);
+    lastCompiled.set(node, c);
+    return c;
+  } finally {
+    compiling--;
+  }
+}
+
+/** Nesting of compileExpr calls in progress (0: the next call compiles a whole expression). */
+let compiling = 0;
+
+function compileNode(node: ExprNode, ctx: CodegenContext): Compiled {
   switch (node.kind) {
     case "Column": {
       const i = ctx.schema.indexOf(node.name);
@@ -154,6 +176,12 @@ register(["floorTime", "ceilTime"], compileFloorCeilTime);
 register(INTERVAL_FUNCTIONS, compileIntervalOf);
 
 function compileCall(node: CallNode, ctx: CodegenContext): Compiled {
+  const tempsBefore = ctx.tempCount;
+  const c = compileCallNode(node, ctx);
+  return splitIfDeep(c, node, ctx, tempsBefore);
+}
+
+function compileCallNode(node: CallNode, ctx: CodegenContext): Compiled {
   if (node.fn === "cast" || node.fn === "tryCast") return compileCast(node, ctx);
   const args = node.args.map((a) => compileExpr(a, ctx));
   const handler = node.udf === undefined ? HANDLERS.get(node.fn) : undefined;
@@ -162,6 +190,43 @@ function compileCall(node: CallNode, ctx: CodegenContext): Compiled {
   if (resolved) return resolved;
   throw new ValidationError(`unknown function '${node.fn}' in ${nodeToString(node)}`);
 }
+
+/**
+ * Deep expressions (a thousand nested `plus`, a long CASE chain, a long `||` chain) nest their generated
+ * source as deeply — parentheses, conditional operators — and V8's parser gives up at a nesting of about a
+ * thousand, at compile time or, for lazily compiled functions, on the first row. So every SPLIT_DEPTH levels
+ * of calls, the subtree's source becomes a function of its own, called where the source stood:
+ * `c[k](r)`. The call keeps the evaluation order and laziness (a CASE branch not taken is not evaluated),
+ * each function's source stays shallow, and a 1000-level chain costs ~30 nested calls per row. The
+ * subtree's temporaries are declared again inside its function (they are local to the subtree's source);
+ * constants and helpers are the operator's. Expressions below the depth compile exactly as before.
+ */
+const SPLIT_DEPTH = 32;
+/** Call levels above the last split, per compiled result (absent: 0 — columns, literals, split results). */
+const heights = new WeakMap<Compiled, number>();
+
+function splitIfDeep(c: Compiled, node: CallNode, ctx: CodegenContext, tempsBefore: number): Compiled {
+  let h = 0;
+  for (const a of node.args) h = Math.max(h, heightOf(a));
+  h += 1;
+  if (h < SPLIT_DEPTH) {
+    heights.set(c, h);
+    return c;
+  }
+  const temps = Array.from({ length: ctx.tempCount - tempsBefore }, (_, i) => `t${tempsBefore + i}`);
+  const fn = ctx.build<(row: unknown) => unknown>(
+    `function(${ctx.rowVar}){${temps.length > 0 ? `let ${temps.join(",")};` : ""}return ${c.src};}`);
+  return { type: c.type, src: `${ctx.constant(fn)}(${ctx.rowVar})` };
+}
+
+/** Call levels of an argument's last compilation, found through the node → result memo of compileExpr. */
+function heightOf(node: ExprNode): number {
+  const c = lastCompiled.get(node);
+  return c === undefined ? 0 : heights.get(c) ?? 0;
+}
+
+/** The result of each node's latest compilation (heights are read right after the arguments compiled). */
+const lastCompiled = new WeakMap<ExprNode, Compiled>();
 
 /** The display name Flink's Table API derives for an unnamed select item at position i. */
 export function outputName(node: ExprNode, i: number): string {

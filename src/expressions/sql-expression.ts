@@ -80,11 +80,33 @@ const CMP: Readonly<Record<string, string>> = {
   "=": "equals", "<>": "notEquals", "!=": "notEquals", "<": "lessThan", "<=": "lessThanOrEqual", ">": "greaterThan", ">=": "greaterThanOrEqual",
 };
 
+/**
+ * How deeply SQL expressions may nest — parentheses, function arguments, CASE parts, NOT / unary minus
+ * chains. The parser recurses per level (about ten frames each); beyond this a statement fails with a
+ * parse error at the position where the limit was crossed instead of overflowing the stack. Flat chains
+ * (`a + b + c ...`, `s || 'x' || ...`, long CASE WHEN lists) are not nested and are not limited by it.
+ */
+export const MAX_SQL_NESTING = 200;
+
 class Parser {
+  private depth = 0;
+
   constructor(readonly ts: TokenStream) {}
 
   expression(): ExprNode {
-    return this.or();
+    this.enter();
+    try {
+      return this.or();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_SQL_NESTING) {
+      this.depth = 0;
+      this.ts.fail(`expression nested more than ${MAX_SQL_NESTING} levels deep (parentheses, function calls, NOT or unary minus); the limit is ${MAX_SQL_NESTING}`);
+    }
   }
 
   private or(): ExprNode {
@@ -100,7 +122,14 @@ class Parser {
   }
 
   private not(): ExprNode {
-    if (this.ts.acceptKeyword("NOT")) return callNode("not", [this.not()]);
+    if (this.ts.acceptKeyword("NOT")) {
+      this.enter();
+      try {
+        return callNode("not", [this.not()]);
+      } finally {
+        this.depth--;
+      }
+    }
     return this.predicate();
   }
 
@@ -168,7 +197,20 @@ class Parser {
 
   private unary(): ExprNode {
     const ts = this.ts;
-    if (ts.acceptOp("+")) return this.unary();
+    if (ts.acceptOp("+") || ts.isOp("-")) {
+      this.enter();
+      try {
+        return this.signed();
+      } finally {
+        this.depth--;
+      }
+    }
+    return this.primary();
+  }
+
+  /** After a unary `+` (consumed) or before a unary `-`. */
+  private signed(): ExprNode {
+    const ts = this.ts;
     if (ts.acceptOp("-")) {
       const e = this.unary();
       // fold `-1` into a literal so that it types as a literal (INT, not an expression over one)
@@ -176,7 +218,7 @@ class Parser {
       if (e.kind === "Literal" && Decimal.isDecimal(e.value)) return literal((e.value as Decimal).neg(), e.type);
       return callNode("negate", [e]);
     }
-    return this.primary();
+    return this.unary();
   }
 
   /** Arguments up to and including the closing parenthesis. */

@@ -6,6 +6,7 @@ import type { ProcessTableFunction } from "../ptf/function.js";
 import type { AggregateFunction } from "./aggregate-function.js";
 import { FunctionCatalog } from "./catalog.js";
 import { prepareCalls, udfResolver } from "./resolve.js";
+import { checkExpressionDepth } from "../expressions/depth.js";
 import type { ScalarFunction } from "./scalar-function.js";
 import type { TableFunction } from "./table-function.js";
 
@@ -31,5 +32,8 @@ export function createFunctionCatalog(resolvers: FunctionResolver[]): FunctionCa
 
 /** The PlanContext `prepare` hook of an environment. */
 export function prepareHook(catalog: FunctionCatalog, batch: boolean): (e: ExprNode, input: PlanNode, pc: PlanContext) => ExprNode {
-  return (e, input, pc) => prepareCalls(catalog, e, input, pc, batch);
+  return (e, input, pc) => {
+    checkExpressionDepth(e); // before the first recursive walk over it
+    return prepareCalls(catalog, e, input, pc, batch);
+  };
 }

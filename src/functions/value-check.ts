@@ -2,6 +2,7 @@ import { Decimal } from "decimal.js";
 import { ExecutionError, TableError } from "../types/errors.js";
 import { DataType, MAX_LENGTH } from "../types/data-type.js";
 import { coerceValue } from "../types/values.js";
+import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 
 /**
  * Checks values that user code hands back (a scalar function's result, a table function's collected
@@ -73,7 +74,7 @@ export function valueCheck(type: DataType, what: () => string): ValueCheck {
         try {
           return coerceValue(type, v, () => "value");
         } catch (e) {
-          return bad(v, e instanceof TableError ? e.message : String(e));
+          return bad(v, describeThrown(e));
         }
       };
   }
@@ -81,8 +82,8 @@ export function valueCheck(type: DataType, what: () => string): ValueCheck {
 
 /** Wraps a failure thrown by user code into an ExecutionError naming the function and its arguments. */
 export function userCodeFailure(what: string, args: readonly unknown[], cause: unknown): ExecutionError {
-  if (cause instanceof ExecutionError) return cause;
-  const msg = cause instanceof Error ? cause.message : String(cause);
+  if (thrownIs(cause, ExecutionError)) return cause;
+  const msg = describeThrown(cause);
   return new ExecutionError(`${what} failed for arguments (${args.map(shown).join(", ")}): ${msg}`, { cause });
 }
 

@@ -3,6 +3,7 @@ import { type ExprNode, nodeToString } from "../expressions/node.js";
 import { TableError, ValidationError } from "../types/errors.js";
 import type { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
+import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 
 const EMPTY = new ResolvedSchema([]);
 
@@ -33,12 +34,12 @@ export function evaluateConstant(node: ExprNode, what: string, resolveFunction?:
     type = c.type;
     fn = ctx.build(`function(r){${ctx.tempDeclarations()}return ${c.src};}`);
   } catch (e) {
-    if (e instanceof TableError) throw new ValidationError(`${what}: ${e.message}`, { cause: e });
+    if (thrownIs(e, TableError)) throw new ValidationError(`${what}: ${e.message}`, { cause: e });
     throw e;
   }
   try {
     return { type, value: fn([]) };
   } catch (e) {
-    throw new ValidationError(`${what}: evaluating ${nodeToString(node)} failed: ${(e as Error).message}`, { cause: e });
+    throw new ValidationError(`${what}: evaluating ${nodeToString(node)} failed: ${describeThrown(e)}`, { cause: e });
   }
 }

@@ -3,6 +3,7 @@ import { DataType } from "../types/data-type.js";
 import { type StructuredClass, classOf } from "./structured.js";
 import { parseDuration } from "./ttl.js";
 import type { ListView, MapView, ValueView } from "./views.js";
+import { describeThrown } from "../types/describe-thrown.js";
 
 /**
  * State declarations of a PTF. State is kept per PARTITION BY key (per virtual processor) and comes in
@@ -148,7 +149,7 @@ export function valueState(init: unknown, options?: StateOptions): ValueStateDec
     try {
       probe = new (init as StructuredClass<object>)();
     } catch (e) {
-      throw new ValidationError(`valueState(${(init as { name?: string }).name ?? "class"}): the class must be constructible without arguments: ${(e as Error).message}`);
+      throw new ValidationError(`valueState(${(init as { name?: string }).name ?? "class"}): the class must be constructible without arguments: ${describeThrown(e)}`);
     }
     if (probe === null || typeof probe !== "object") throw new ValidationError("valueState: the class must construct an object");
     return new ValueStateDecl({ kind: "class", cls: init as StructuredClass<object>, type: undefined }, options);

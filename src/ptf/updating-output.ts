@@ -4,6 +4,7 @@ import type { Column } from "../types/resolved-schema.js";
 import { type ChangelogContext, ChangelogMode, modeInfo, toPlanMode } from "./changelog.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
+import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 
 const REQUIRED = ChangelogMode.all();
 
@@ -62,8 +63,8 @@ function declaredMode(fn: ProcessTableFunction<unknown, unknown, unknown>, funct
   try {
     m = declared(ctx);
   } catch (e) {
-    if (e instanceof TableError) throw e;
-    throw new ValidationError(`changelogMode of function '${functionName}' failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    if (thrownIs(e, TableError)) throw e;
+    throw new ValidationError(`changelogMode of function '${functionName}' failed: ${describeThrown(e)}`, { cause: e });
   }
   if (!(m instanceof ChangelogMode)) {
     throw new ValidationError(`changelogMode of function '${functionName}' must return a ChangelogMode (e.g. ChangelogMode.all()), got ${String(m)}`);

@@ -5,6 +5,7 @@ import { newNodeId, type SinkNode, type ValuesNode } from "../plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
+import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 
 /** Source records per slice of an insert job between two yields to the event loop. */
 const SLICE = 4096;
@@ -28,7 +29,7 @@ class InsertRun {
     this.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.run());
     // a failure is reported through await(); unobserved, it is written to stderr rather than lost
     this.done.catch((e: unknown) => {
-      if (!this.observed) process.stderr.write(`tablestream: the insert job into '${this.sinkName}' failed: ${(e as Error)?.message ?? String(e)}\n`);
+      if (!this.observed) process.stderr.write(`tablestream: the insert job into '${this.sinkName}' failed: ${describeThrown(e)}\n`);
     });
   }
 
@@ -42,7 +43,7 @@ class InsertRun {
         else await status;
       }
     } catch (e) {
-      throw e instanceof TableError ? e : new ExecutionError(`insert into '${this.sinkName}' failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+      throw thrownIs(e, TableError) ? e : new ExecutionError(`insert into '${this.sinkName}' failed: ${describeThrown(e)}`, { cause: e });
     } finally {
       this.job.cancel();
     }

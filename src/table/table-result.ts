@@ -6,6 +6,7 @@ import { rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
+import { describeThrown } from "../types/describe-thrown.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -171,7 +172,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
       }
     } catch (e) {
       if (printer.rows > 0) printer.border();
-      const message = e instanceof Error ? e.message : String(e);
+      const message = describeThrown(e);
       out(streaming ? `Job failed after ${plural(received, "row")}: ${message}` : `Job failed: ${message}`);
       throw e;
     }

@@ -94,7 +94,7 @@ describe("AggregateFunction", () => {
       createAccumulator: () => ({}), accumulate(_acc, v) { if (v === 20) throw new Error("twenty"); }, getValue: () => 1,
     });
     await expect(scores(e).select(call(Throws, $("points"))).execute().toArray()).rejects.toThrow(
-      new ExecutionError("aggregate function 'throws'.accumulate failed for arguments (20): twenty"));
+      new ExecutionError("aggregate function 'throws'.accumulate failed for arguments (20): twenty (row +I[a, 20, 3])"));
   });
 
   it("may not be used as a scalar value", () => {

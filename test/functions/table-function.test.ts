@@ -91,7 +91,7 @@ describe("TableFunction with joinLateral / leftOuterJoinLateral", () => {
       eval(_out, s) { if (s === "ccc") throw new Error("too long"); },
     });
     await expect(words(env()).joinLateral(call(Throws, $("text"))).execute().toArray()).rejects.toThrow(
-      new ExecutionError("table function 'throws' failed for arguments ('ccc'): too long"));
+      new ExecutionError("table function 'throws' failed for arguments ('ccc'): too long (row +I[4, ccc])"));
   });
 
   it("rejects what is not a table function call, clashing names and wrong alias counts", () => {

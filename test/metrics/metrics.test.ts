@@ -8,6 +8,8 @@ import {
 } from "../../src/index.js";
 
 import { ev, events } from "../windows/support.js";
+import { OrderByFunction, timedSourceLateEventsLarge } from "../ptf/flink-multi-functions.js";
+import { descriptor } from "../../src/index.js";
 
 describe("late rows are counted in the job's metrics", () => {
   const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
@@ -57,6 +59,25 @@ describe("late rows are counted in the job's metrics", () => {
       "OverAggregate[o].numLateRecordsDropped": 2,
       "Collect.numRecordsIn": 2,
     });
+  });
+
+  it("a PTF's ORDER BY sort buffer: Process[<function>].numLateRecordsDropped", async () => {
+    const ptfEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    timedSourceLateEventsLarge(ptfEnv);
+    ptfEnv.createTemporaryFunction("f", OrderByFunction);
+    const result = ptfEnv.fromCall("f", ptfEnv.from("t_large").partitionBy($("name")).orderBy($("ts").asc(), $("score").desc()).asArgument("r"),
+      descriptor("ts").asArgument("on_time")).execute();
+    // (Alice, 3, ts 1) arrives behind watermark 9: dropped by the sort buffer, the other 9 reach eval
+    expect((await result.toChangelog()).length).toBe(9);
+    expect(result.getMetrics()).toEqual({
+      "Values.numRecordsOut": 10,
+      "Process[f].numLateRecordsDropped": 1,
+      "Collect.numRecordsIn": 9,
+    });
+    // a call without ORDER BY drops nothing and reports nothing for the function
+    const plain = ptfEnv.fromCall("f", ptfEnv.from("t_large").partitionBy($("name")).asArgument("r"), descriptor("ts").asArgument("on_time")).execute();
+    await plain.toArray();
+    expect(Object.keys(plain.getMetrics())).toEqual(["Values.numRecordsOut", "Collect.numRecordsIn"]);
   });
 
   it("two windows with one alias get distinct scopes, upstream first", async () => {

@@ -9,6 +9,7 @@ import type { DataType } from "../../types/data-type.js";
 import { decodeJson, decodeText, FieldError } from "./codec.js";
 import { CsvParser } from "./csv-parser.js";
 import type { CsvFormat, FileFormat } from "./format.js";
+import { describeThrown } from "../../types/describe-thrown.js";
 
 /** Records read ahead of the job, per source; the file stream pauses beyond this. */
 const READ_AHEAD = 8192;
@@ -198,7 +199,7 @@ export class FileSourceReader implements SourceReader {
         if (this.queue.length - this.head >= READ_AHEAD) await new Promise<void>((resolve) => { this.spaceWaiter = resolve; });
       }
     } catch (e) {
-      if (!this.closed) this.failure = e instanceof ExecutionError ? e : new ExecutionError(`filesystem table '${this.table.tableName}': cannot read file '${this.file}': ${(e as Error)?.message ?? String(e)}`, { cause: e });
+      if (!this.closed) this.failure = e instanceof ExecutionError ? e : new ExecutionError(`filesystem table '${this.table.tableName}': cannot read file '${this.file}': ${describeThrown(e)}`, { cause: e });
     } finally {
       this.fileRead = true;
       this.wakeReader();

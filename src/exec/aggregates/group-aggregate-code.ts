@@ -8,6 +8,7 @@ import type { DirectOutput } from "./downstream.js";
 import type { GroupColumns } from "./group-columns.js";
 import { compileKeys } from "./key-code.js";
 import type { KeyIndex } from "./key-index.js";
+import { KeyedStateTtl } from "../state-ttl.js";
 
 /** The state and generated functions of one GroupAggregateOperator. */
 export interface GroupAggregateCode {
@@ -18,6 +19,14 @@ export interface GroupAggregateCode {
   readonly processElement: (input: number, kind: number, row: unknown[]) => void;
   /** Emits every group as `+I` to `out` (batch end of input). */
   readonly emitAll: (out: Output) => void;
+  /** Idle-state retention, when `table.exec.state.ttl` is set (streaming only). */
+  readonly ttl: KeyedStateTtl | undefined;
+}
+
+/** `table.exec.state.ttl` for a group aggregate: the retention (ms, > 0) and the job's processing-time clock. */
+export interface GroupTtl {
+  readonly ttl: number;
+  readonly clock: () => number;
 }
 
 /**
@@ -27,12 +36,13 @@ export interface GroupAggregateCode {
  * when the group's last row was retracted (and the group is forgotten). A retraction for a group that
  * does not exist is ignored. Batch mode only accumulates; `emitAll` emits the groups at the end.
  *
- * Only key and argument evaluation is inside the `try` that names the failing record (row-error.ts): an
- * error raised downstream, or by reading an aggregate (SUM overflow), passes through as it is. The input's
+ * Key and argument evaluation and the accumulator updates are inside the `try`s that name the failing
+ * record (row-error.ts): an error raised downstream, or by reading an aggregate, passes through as it is. The input's
  * kinds decide which branches exist: an insert-only input never retracts or empties a group.
  */
 export function compileGroupAggregate(
   node: AggregateNode, batch: boolean, retractable: boolean, down: DirectOutput, resolveFunction?: FunctionResolver, options: AggregateOptions = {},
+  ttlSpec?: GroupTtl,
 ): GroupAggregateCode {
   const schema = node.input.schema;
   const layout = new AggregateLayout(node.aggCalls, retractable, options);
@@ -41,8 +51,12 @@ export function compileGroupAggregate(
   const args = argumentReads(node.aggCalls, ctx, (i) => layout.needsArg(i));
   const index = key.newIndex();
   const cols = layout.newColumns();
+  // TTL (streaming only): an expired group is evicted silently, its key then starts afresh with +I
+  const ttl = !batch && ttlSpec !== undefined && ttlSpec.ttl > 0
+    ? new KeyedStateTtl(ttlSpec.ttl, ttlSpec.clock, (gid, probe) => { index.delete(probe, gid); cols.release(gid); })
+    : undefined;
   const consts = `const I=${ctx.constant(index)},S=${ctx.constant(cols)},D=${ctx.constant(down)},E=${ctx.constant(
-    (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))};`;
+    (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))}${ttl ? `,T=${ctx.constant(ttl)}` : ""};`;
   const n = layout.size;
   const vals = layout.values(ctx);
   const before = vals.map((_v, i) => `b${i}`);
@@ -53,21 +67,29 @@ export function compileGroupAggregate(
 
   let body = `${ctx.tempDeclarations()}${vars.length > 0 ? `let ${vars.join(",")};` : ""}`
     + `try{${key.read}${args.read}}catch(e){throw E(e,kind,r);}`
-    + `let g=I.get(${key.probe});`;
+    + (ttl ? "const now=T.now();T.step(now);" : "")
+    + `let g=I.get(${key.probe});`
+    + (ttl ? "if(g>=0&&T.expireIfIdle(g,now))g=-1;" : "");
   if (retractable) body += "const add=kind===0||kind===2;";
   body += `let fresh=false;if(g<0){${retractable ? "if(!add)return;" : ""}`
-    + `g=S.alloc();I.add(${key.probe},${key.key},g);${layout.created("S")}fresh=true;}${layout.prelude("S")}`;
+    + `g=S.alloc();I.add(${key.probe},${key.key},g);${ttl ? `T.created(g,${key.probe},now);` : ""}${layout.created("S")}fresh=true;}${layout.prelude("S")}`;
   if (!batch && n > 0) body += `let ${before.join(",")};if(!fresh){${before.map((b, i) => `${b}=${vals[i]};`).join("")}}`;
-  body += retractable ? `if(add){${layout.accumulate(args.xs)}}else{${layout.retract(args.xs)}}` : layout.accumulate(args.xs);
+  // a failing accumulate / retract (a user aggregate function that throws) names the record too; nothing
+  // in there emits, so no downstream error is caught here
+  const update = retractable ? `if(add){${layout.accumulate(args.xs)}}else{${layout.retract(args.xs)}}` : layout.accumulate(args.xs);
+  body += `try{${update}}catch(e){throw E(e,kind,r);}`;
   if (retractable) {
     // the group's last row was retracted: delete its result and forget the group; batch emits groups in
     // gid order at the end, and not reusing ids keeps that the order of first appearance
-    body += `if(N[g]===0){I.delete(${key.probe},g);${batch ? "" : `S.release(g);${emit(3, before)}`}return;}`;
+    body += `if(N[g]===0){I.delete(${key.probe},g);${ttl ? "T.removed(g);" : ""}${batch ? "" : `S.release(g);${emit(3, before)}`}return;}`;
   }
+  if (ttl) body += "T.touched(g,now);";
   if (!batch) {
     body += `${n > 0 ? `const ${after.map((v, i) => `${v}=${vals[i]}`).join(",")};` : ""}`
       + `if(fresh){${emit(0, after)}return;}`
-      + `if(${layout.same(ctx, before, after)})return;` // result unchanged: Flink emits nothing
+      // result unchanged: Flink emits nothing — unless state retention is on, where it emits -U/+U anyway
+      // so that downstream state is written too and does not expire before this one (GroupAggFunction)
+      + (ttl ? "" : `if(${layout.same(ctx, before, after)})return;`)
       + emit(1, before) + emit(2, after);
   }
 
@@ -79,5 +101,5 @@ export function compileGroupAggregate(
 
   const [processElement, emitAllFn] = ctx.build<[GroupAggregateCode["processElement"], GroupAggregateCode["emitAll"]]>(
     `(function(){${consts}return [function groupAggregate(input,kind,r){${body}},${emitAll}];})()`);
-  return { layout, index, cols, processElement, emitAll: emitAllFn };
+  return { layout, index, cols, processElement, emitAll: emitAllFn, ttl };
 }

@@ -25,6 +25,10 @@ export interface GroupKeys {
   add(gid: number): void;
   /** Removes the current key. */
   remove(gid: number): void;
+  /** The current key's probe (what `removeProbe` takes: state TTL evicts groups by it later). */
+  currentProbe(): unknown;
+  /** Removes the group with this probe, whatever the current key is. */
+  removeProbe(probe: unknown, gid: number): void;
   /** Writes the current key's values into `out[0..keyCount)`. */
   write(out: unknown[]): void;
   /** The current key's values as a new array (snapshots). */
@@ -73,6 +77,10 @@ class RowKeys implements GroupKeys {
   }
 
   remove(gid: number): void { this.index.delete(this.probe, gid); }
+
+  currentProbe(): unknown { return this.probe; }
+
+  removeProbe(probe: unknown, gid: number): void { this.index.delete(probe, gid); }
 
   write(out: unknown[]): void {
     const s = this.scratch;

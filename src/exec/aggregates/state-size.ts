@@ -6,6 +6,7 @@ import type { PlanNode } from "../../plan/nodes.js";
 import { buildJobGraph } from "../job-graph.js";
 import { DistinctOperator } from "../operators/distinct.js";
 import { GroupAggregateOperator } from "../operators/group-aggregate.js";
+import { SortedOverAggregateOperator } from "../operators/over-aggregate-sorted.js";
 
 /**
  * Measures what keyed state costs: the heap (plus typed-array backing stores) retained by the group
@@ -18,7 +19,7 @@ import { GroupAggregateOperator } from "../operators/group-aggregate.js";
  * `--expose-gc` flag set at run time (no command-line flag needed).
  */
 export interface StateSize {
-  /** Live groups over all group aggregates (and DISTINCTs) of the plan. */
+  /** Live groups over all group aggregates (and DISTINCTs, non-time OVER partitions) of the plan. */
   readonly groups: number;
   /** Retained bytes. */
   readonly bytes: number;
@@ -29,9 +30,9 @@ export function measureAggregateState(plan: PlanNode, settings: Partial<JobSetti
   const gc = exposeGc();
   const full: JobSettings = { batch: false, config: new Map(), clock: Date.now, ...settings };
   const graph = buildJobGraph(plan, full, { record() {} }, full.resolveFunction);
-  const keyed = graph.operators.filter((o): o is GroupAggregateOperator | DistinctOperator =>
-    o instanceof GroupAggregateOperator || o instanceof DistinctOperator);
-  if (keyed.length === 0) throw new ExecutionError("measureAggregateState: the plan has no group aggregate or DISTINCT");
+  const keyed = graph.operators.filter((o): o is GroupAggregateOperator | DistinctOperator | SortedOverAggregateOperator =>
+    o instanceof GroupAggregateOperator || o instanceof DistinctOperator || o instanceof SortedOverAggregateOperator);
+  if (keyed.length === 0) throw new ExecutionError("measureAggregateState: the plan has no group aggregate, DISTINCT or non-time OVER");
   for (const op of graph.operators) op.open();
   const before = usedBytes(gc);
   for (let progressed = true; progressed;) {

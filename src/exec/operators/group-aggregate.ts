@@ -2,10 +2,11 @@ import type { FunctionResolver } from "../../expressions/compile.js";
 import type { AggregateNode } from "../../plan/nodes.js";
 import type { AggregateLayout, AggregateOptions } from "../aggregates/aggregate-layout.js";
 import { DirectOutput } from "../aggregates/downstream.js";
-import { compileGroupAggregate } from "../aggregates/group-aggregate-code.js";
+import { type GroupTtl, compileGroupAggregate } from "../aggregates/group-aggregate-code.js";
 import type { GroupColumns } from "../aggregates/group-columns.js";
 import type { KeyIndex } from "../aggregates/key-index.js";
 import { BaseOperator, type Output } from "../operator.js";
+import type { KeyedStateTtl } from "../state-ttl.js";
 
 export { type UdfAccumulatorFactory, registerUdfAccumulatorFactory, udfAccumulator } from "../aggregates/aggregate-layout.js";
 
@@ -38,11 +39,14 @@ export class GroupAggregateOperator extends BaseOperator {
   override readonly processElement: (input: number, kind: number, row: unknown[]) => void;
   /** Generated: emits every group as `+I` (batch end of input). */
   private readonly emitAll: (out: Output) => void;
+  /** Idle-state retention (`table.exec.state.ttl`, state-ttl.ts); undefined without TTL. */
+  private readonly ttl: KeyedStateTtl | undefined;
 
   constructor(node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver,
-    options: AggregateOptions = {}) {
+    options: AggregateOptions = {}, ttl?: GroupTtl) {
     super(1);
-    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options);
+    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl);
+    this.ttl = code.ttl;
     this.layout = code.layout;
     this.index = code.index;
     this.cols = code.cols;
@@ -63,17 +67,24 @@ export class GroupAggregateOperator extends BaseOperator {
   }
 
   override snapshotState(): unknown {
-    const groups: { keys: unknown[]; rows: number; accs: unknown[] }[] = [];
-    this.index.forEachGroup((gid, key) => groups.push({ keys: this.index.valuesOf(key), ...this.layout.snapshot(this.cols, gid) }));
+    const groups: { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[] = [];
+    const ttl = this.ttl;
+    this.index.forEachGroup((gid, key) => groups.push({
+      keys: this.index.valuesOf(key), ...this.layout.snapshot(this.cols, gid), ...(ttl ? { written: ttl.timeOf(gid) } : {}),
+    }));
     return groups;
   }
 
   override restoreState(state: unknown): void {
-    for (const g of state as { keys: unknown[]; rows: number; accs: unknown[] }[]) {
+    // with TTL a group keeps the time of its last write; one from a checkpoint without TTL starts at the restore
+    const now = this.ttl?.now() ?? 0;
+    for (const g of state as { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[]) {
       const gid = this.cols.alloc();
       const key = this.index.keyOf(g.keys);
-      this.index.add(this.index.probeOf(key), key, gid);
+      const probe = this.index.probeOf(key);
+      this.index.add(probe, key, gid);
       this.layout.restore(this.cols, gid, g);
+      this.ttl?.created(gid, probe, g.written ?? now);
     }
   }
 }

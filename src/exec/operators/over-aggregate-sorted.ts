@@ -4,7 +4,9 @@ import type { OverAggregateNode } from "../../plan/nodes.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { Kind } from "../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import type { GroupTtl } from "../aggregates/group-aggregate-code.js";
 import { BaseOperator } from "../operator.js";
+import { KeyedStateTtl } from "../state-ttl.js";
 import { errorWithRow } from "./row-error.js";
 import { AggregateSet, type ArgumentReader, argumentReader } from "../windows/aggregate-set.js";
 
@@ -29,6 +31,8 @@ interface Entry {
  * - a retraction (-U / -D) removes the equal row (first among its peers), emits it with its last value and
  *   the same kind, and updates the rows after it.
  * Each change costs O(partition size): the aggregates are recomputed along the partition in one pass.
+ * With `table.exec.state.ttl` a partition that received no row for the TTL is forgotten (state-ttl.ts):
+ * its next row starts it afresh (`+I` with the aggregate over that row alone); nothing is retracted.
  * A partition key or argument expression that fails on a row fails the job with the row named (row-error.ts).
  */
 export class SortedOverAggregateOperator extends BaseOperator {
@@ -43,9 +47,19 @@ export class SortedOverAggregateOperator extends BaseOperator {
   private readonly scratch: unknown[];
 
   private readonly inputSchema: ResolvedSchema;
+  private readonly ttl: KeyedStateTtl | undefined;
+  /** Gids of expired partitions, for reuse. */
+  private readonly freeGids: number[] = [];
 
-  constructor(node: OverAggregateNode, resolveFunction?: FunctionResolver) {
+  constructor(node: OverAggregateNode, resolveFunction?: FunctionResolver, ttl?: GroupTtl) {
     super(1);
+    if (ttl !== undefined && ttl.ttl > 0) {
+      this.ttl = new KeyedStateTtl(ttl.ttl, ttl.clock, (gid, probe) => {
+        this.keys.removeProbe(probe, gid);
+        this.partitions[gid] = [];
+        this.freeGids.push(gid);
+      });
+    }
     const w = node.window;
     this.inputSchema = node.input.schema;
     this.keys = createGroupKeys(w.partitionBy, node.input.schema, resolveFunction);
@@ -66,18 +80,23 @@ export class SortedOverAggregateOperator extends BaseOperator {
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
+    const ttl = this.ttl;
+    const now = ttl === undefined ? 0 : ttl.now();
+    if (ttl !== undefined) ttl.step(now);
     let gid: number;
     try {
       gid = this.keys.find(row);
     } catch (e) {
       throw errorWithRow(e, kind, row, this.inputSchema);
     }
+    if (ttl !== undefined && gid >= 0 && ttl.expireIfIdle(gid, now)) gid = -1;
     if (gid < 0) {
       if (kind === Kind.UPDATE_BEFORE || kind === Kind.DELETE) return; // retraction of an unknown partition
-      gid = this.partitions.length;
+      gid = this.freeGids.pop() ?? this.partitions.length;
       this.keys.add(gid);
-      this.partitions.push([]);
-    }
+      this.partitions[gid] = [];
+      ttl?.created(gid, this.keys.currentProbe(), now);
+    } else ttl?.touched(gid, now);
     const entries = this.partitions[gid]!;
     const key = row[this.orderIndex];
     if (kind === Kind.INSERT || kind === Kind.UPDATE_AFTER) this.insert(entries, key, row, kind);
@@ -162,6 +181,13 @@ export class SortedOverAggregateOperator extends BaseOperator {
     this.out.record(kind, out);
   }
 
+  /** Number of partitions holding rows (state size, as groupCount of the group aggregate). */
+  groupCount(): number {
+    let n = 0;
+    for (const p of this.partitions) if (p.length > 0) n++;
+    return n;
+  }
+
   override snapshotState(): unknown {
     return this.partitions.map((entries) => entries.map((e) => ({ row: e.row, values: e.values })));
   }
@@ -172,6 +198,8 @@ export class SortedOverAggregateOperator extends BaseOperator {
       this.keys.find(entries[0]!.row);
       const gid = this.partitions.length;
       this.keys.add(gid);
+      // with TTL, restored partitions count as written at the restore
+      this.ttl?.created(gid, this.keys.currentProbe(), this.ttl.now());
       this.partitions.push(entries.map((e) => {
         const args = new Array<unknown>(this.argCount);
         this.readArgs(e.row, args);

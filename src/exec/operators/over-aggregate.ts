@@ -106,24 +106,22 @@ export class OverAggregateOperator extends EventTimeOperator {
   }
 
   private releaseRange(p: Partition, ts: number, rows: unknown[][]): void {
-    const aggs = this.aggs;
     const args = this.args;
     if (this.preceding !== undefined) this.expire(p, ts - this.preceding);
     for (let i = 0; i < rows.length; i++) {
       this.read(rows[i]!, args);
-      aggs.accumulate(p.gid, args);
+      this.accumulate(p.gid, rows[i]!);
       if (this.preceding !== undefined) this.keep(p, ts);
     }
     for (let i = 0; i < rows.length; i++) this.emit(rows[i]!, p.gid);
   }
 
   private releaseRows(p: Partition, ts: number, rows: unknown[][]): void {
-    const aggs = this.aggs;
     const args = this.args;
     const n = this.preceding;
     for (let i = 0; i < rows.length; i++) {
       this.read(rows[i]!, args);
-      aggs.accumulate(p.gid, args);
+      this.accumulate(p.gid, rows[i]!);
       if (n !== undefined) {
         this.keep(p, ts);
         if (p.frameTimes.length - p.frameHead > n + 1) this.retractOldest(p);
@@ -136,6 +134,15 @@ export class OverAggregateOperator extends EventTimeOperator {
   private read(row: unknown[], args: unknown[]): void {
     try {
       this.readArgs(row, args);
+    } catch (e) {
+      throw errorWithRow(e, Kind.INSERT, row, this.node.input.schema);
+    }
+  }
+
+  /** Accumulates the arguments just read (in `args`); a failing user aggregate function names the row. */
+  private accumulate(gid: number, row: unknown[]): void {
+    try {
+      this.aggs.accumulate(gid, this.args);
     } catch (e) {
       throw errorWithRow(e, Kind.INSERT, row, this.node.input.schema);
     }

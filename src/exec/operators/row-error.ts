@@ -2,6 +2,7 @@ import { ExecutionError, TableError } from "../../types/errors.js";
 import { KIND_SHORT } from "../../types/row.js";
 import { toJavaString } from "../../types/format.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
+import { describeThrown, thrownIs } from "../../types/describe-thrown.js";
 
 /**
  * The error an operator rethrows when a generated expression fails on a record (division by zero,
@@ -16,10 +17,10 @@ import type { ResolvedSchema } from "../../types/resolved-schema.js";
 export function errorWithRow(e: unknown, kind: number, row: readonly unknown[], schema: ResolvedSchema): Error {
   const types = schema.types;
   const shown = `${KIND_SHORT[kind]}[${row.map((v, i) => toJavaString(types[i]!, v)).join(", ")}]`;
-  if (e instanceof TableError) {
+  if (thrownIs(e, TableError)) {
     const Ctor = e.constructor as new (message: string, options?: { cause?: unknown }) => TableError;
     return new Ctor(`${e.message} (row ${shown})`, { cause: e });
   }
-  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  const message = describeThrown(e, true);
   return new ExecutionError(`expression evaluation failed over the columns [${schema.names.join(", ")}]: ${message} (row ${shown})`, { cause: e });
 }

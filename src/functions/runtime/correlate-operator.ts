@@ -1,11 +1,13 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
 import { BaseOperator } from "../../exec/operator.js";
-import { ExecutionError } from "../../types/errors.js";
+import { errorWithRow } from "../../exec/operators/row-error.js";
+import { ExecutionError, TableError } from "../../types/errors.js";
 import type { CorrelateNode } from "../../plan/nodes.js";
 import { PositionalRow } from "../../types/row.js";
 import { convertArgument, needsConversion } from "../arguments.js";
 import { TableFunction } from "../table-function.js";
 import { type ValueCheck, userCodeFailure, valueCheck } from "../value-check.js";
+import { thrownIs } from "../../types/describe-thrown.js";
 
 /**
  * Runs a lateral join with a table function. Per input row one generated function evaluates the
@@ -52,7 +54,11 @@ export class CorrelateOperator extends BaseOperator {
       const conv = c.type.isNullable && needsConversion(p, c.type) ? `(${t}===null?null:${convertArgument(p, c.type, t)})` : convertArgument(p, c.type, t);
       return { assign: `${t}=${c.src};`, use: conv, temp: t };
     });
-    const fail = ctx.constant((e: unknown, args: unknown[]) => userCodeFailure(what, args, e));
+    // a failure of eval names the function, its arguments and the input row; an error raised downstream of
+    // a collect (already a TableError) passes through as it is
+    const schema = node.input.schema;
+    const fail = ctx.constant((e: unknown, args: unknown[]) =>
+      (thrownIs(e, TableError) ? e : errorWithRow(userCodeFailure(what, args, e), this.kind, this.row, schema)));
     this.invoke = ctx.build(`function(r,s,out){${ctx.tempDeclarations()}${srcs.map((x) => x.assign).join("")}`
       + `${tests.length ? `if(${tests.join("||")})return;` : ""}`
       + `try{s.eval(out${srcs.map((x) => "," + x.use).join("")});}catch(e){throw ${fail}(e,[${srcs.map((x) => x.temp).join(",")}]);}}`);

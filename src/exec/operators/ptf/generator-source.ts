@@ -5,6 +5,7 @@ import type { PollResult, SourceReader } from "../../source.js";
 import { makeCollector } from "./collector.js";
 import { RuntimeContext } from "./runtime-context.js";
 import { modeInfo } from "../../../ptf/changelog.js";
+import { describeThrown, thrownIs } from "../../../types/describe-thrown.js";
 
 const NO_RECORD: readonly unknown[] = Object.freeze([]);
 
@@ -34,8 +35,8 @@ export class GeneratorSource implements SourceReader {
       try {
         this.call.fn.evalFn(ctx, {}, { ...this.call.scalars });
       } catch (e) {
-        if (e instanceof TableError) throw e;
-        throw new ExecutionError(`Process table function '${this.call.functionName}' failed in eval(): ${(e as Error)?.message ?? String(e)}`, { cause: e });
+        if (thrownIs(e, TableError)) throw e;
+        throw new ExecutionError(`Process table function '${this.call.functionName}' failed in eval(): ${describeThrown(e)}`, { cause: e });
       } finally {
         ctx.inEval = false;
       }

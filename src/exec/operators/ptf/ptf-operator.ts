@@ -3,6 +3,7 @@ import type { ValueStateDecl } from "../../../ptf/state.js";
 import { resolveStateTtls } from "../../../ptf/state-ttl.js";
 import { ExecutionError, TableError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
+import type { MetricGroup } from "../../metrics.js";
 import { BaseOperator, type Output } from "../../operator.js";
 import { type CollectFn, makeCollector } from "./collector.js";
 import { keyExtractor, primitiveKeyColumn } from "./keys.js";
@@ -20,6 +21,7 @@ import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
 import { modeInfo } from "../../../ptf/changelog.js";
 import { Kind } from "../../../types/row.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
+import { describeThrown, thrownIs } from "../../../types/describe-thrown.js";
 
 /** A checkpoint of a PTF operator's state. */
 export interface PtfSnapshot {
@@ -30,6 +32,8 @@ export interface PtfSnapshot {
   readonly timers?: readonly TimerSnapshot[];
   /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released. */
   readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot>>;
+  /** Late rows dropped by the sort buffers so far (the metric survives a restore, as for windows). */
+  readonly numLateRecordsDropped?: number;
   /** Last row per upsert key of updating table arguments that need it, by argument name. */
   readonly changelogInputs?: Readonly<Record<string, readonly (readonly [unknown, readonly unknown[]])[]>>;
   /** NOTIFY_STATEFUL_SETS: per key, a row of it ([key, input, record]) that gives notified output its key columns. */
@@ -107,6 +111,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   kind = 0;
   record: unknown[] = [];
   row: object | undefined;
+  /** Rows of ORDER BY tables dropped because they arrived at or behind their table's watermark. */
+  numLateRecordsDropped = 0;
   /** The generated per-row path of the common case (fast-path.ts); undefined where it does not apply. */
   private readonly fast: ((kind: number, row: unknown[]) => void) | undefined;
 
@@ -405,7 +411,10 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       );
     }
     const time = v.getTime();
-    if (time <= this.inputWatermark(input)) return;
+    if (time <= this.inputWatermark(input)) {
+      this.numLateRecordsDropped++;
+      return;
+    }
     sort.add(this.keyOf(row), kind, row, time);
   }
 
@@ -434,6 +443,14 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const timers = this.timers;
     if (timers !== undefined && timers.size() > 0) this.fireTimers(timers, wm);
     this.out.watermark(wm);
+  }
+
+  /**
+   * A call with an ORDER BY table publishes its late rows as `<scope>.numLateRecordsDropped`, as windows
+   * and OVER do (Flink's ProcessTableOperator counts them under the same name); other calls drop nothing.
+   */
+  setMetrics(group: MetricGroup): void {
+    if (this.sorted) group.gauge("numLateRecordsDropped", () => this.numLateRecordsDropped);
   }
 
   private fireTimers(timers: TimerService, wm: number): void {
@@ -470,9 +487,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   }
 
   private timerFailure(e: unknown, t: Timer): Error {
-    if (e instanceof TableError) return e;
+    if (thrownIs(e, TableError)) return e;
     const which = t.name === null ? `the unnamed timer at ${t.time}` : `timer '${t.name}' at ${t.time}`;
-    return new ExecutionError(`Process table function '${this.call.functionName}' failed in onTimer() for ${which}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    return new ExecutionError(`Process table function '${this.call.functionName}' failed in onTimer() for ${which}: ${describeThrown(e)}`, { cause: e });
   }
 
   /** The row object eval receives for the current input, made on first access. */
@@ -482,8 +499,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
 
   /** The error thrown for an exception of eval (also from the generated path). */
   failure(e: unknown): Error {
-    if (e instanceof TableError) return e;
-    return new ExecutionError(`Process table function '${this.call.functionName}' failed in eval() for row ${String(this.input())}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    if (thrownIs(e, TableError)) return e;
+    return new ExecutionError(`Process table function '${this.call.functionName}' failed in eval() for row ${String(this.input())}: ${describeThrown(e)}`, { cause: e });
   }
 
   /**
@@ -496,7 +513,10 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
       values: Object.fromEntries([...this.slots, ...this.bSlots].map((s) => [s.name, s.snapshot()])),
       views: Object.fromEntries([...this.views, ...this.bViews].map((v) => [v.name, v.snapshot()])),
       timers: this.timers?.snapshot() ?? [],
-      ...(this.sorted ? { sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])) } : {}),
+      ...(this.sorted ? {
+        sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])),
+        numLateRecordsDropped: this.numLateRecordsDropped,
+      } : {}),
       ...(this.keyRecords ? { notifyKeys: [...this.keyRecords].map(([k, e]) => [k, e.input, [...e.record]] as const) } : {}),
       ...(this.sides.some((x) => x.changes) ? { changelogInputs: Object.fromEntries(this.sides.filter((x) => x.changes).map((x) => [x.name, x.changes!.snapshot()])) } : {}),
     };
@@ -510,6 +530,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     if (this.keyRecords !== undefined) for (const [k, input, record] of s.notifyKeys ?? []) this.keyRecords.set(k, { input, record: [...record] });
     // timers are state (restored); watermarks are not (FLINK-SEMANTICS rule 19)
     this.timers?.restore(s.timers ?? []);
+    this.numLateRecordsDropped = s.numLateRecordsDropped ?? 0;
     for (const side of this.sides) {
       const sort = side.sort;
       if (sort !== undefined) sort.restore(s.sortBuffers?.[side.name] ?? [], (r) => (r[sort.timeColumn] as Date).getTime());

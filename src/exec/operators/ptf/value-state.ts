@@ -99,10 +99,21 @@ export class ValueStateSlot {
 
   restore(entries: readonly (readonly [unknown, object, number | undefined])[], now: number): void {
     for (const [k, v, t] of entries) {
-      this.map.set(k, copyValue(v));
+      this.map.set(k, this.revive(copyValue(v)));
       // an entry from a checkpoint without TTL starts its TTL at the restore
       this.times?.set(k, t ?? now);
     }
+  }
+
+  /**
+   * A restored state object with the prototype of the declared type: a checkpoint that went through a
+   * serializer (snapshot-codec.ts) holds class and row state as plain fields, rebuilt here from the
+   * declaration, as a fresh object with the snapshotted fields.
+   */
+  private revive(v: object): object {
+    const f = this.fresh();
+    if (Object.getPrototypeOf(v) === Object.getPrototypeOf(f)) return v;
+    return Object.assign(f, v);
   }
 
   private remove(key: unknown): void {
