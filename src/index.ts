@@ -68,4 +68,5 @@ export type {
 export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
+export { StatementSet } from "./table/statement-set.js";
 export { CollectionSink } from "./connectors/collection.js";

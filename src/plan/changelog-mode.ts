@@ -92,6 +92,7 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       break;
     case "SourceScan":
     case "Sink":
+    case "StatementSet":
       mode = INSERT_ONLY;
       break;
     case "Project": {

@@ -1,5 +1,5 @@
 import { nodeToString } from "../expressions/node.js";
-import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
+import { type ChangelogMode, deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
 
@@ -16,8 +16,7 @@ export function explainPlan(root: PlanNode, batch: boolean): string {
   const cache = new Map();
   const lines: string[] = ["== Logical Plan =="];
   const visit = (n: PlanNode, prefix: string, childPrefix: string) => {
-    const mode = modeToShortString(deriveChangelogMode(n, batch, cache));
-    lines.push(`${prefix}${n.kind}(${attributes(n)}${attributes(n) ? ", " : ""}changelogMode=${mode}) -> ${n.schema.toShortString()}`);
+    lines.push(`${prefix}${nodeLine(n, batch, cache)}`);
     const inputs = inputsOf(n);
     inputs.forEach((c, i) => {
       const last = i === inputs.length - 1;
@@ -26,6 +25,13 @@ export function explainPlan(root: PlanNode, batch: boolean): string {
   };
   visit(root, "", "");
   return lines.join("\n");
+}
+
+/** One line of explain(): `Kind(attributes, changelogMode=[...]) -> [schema]`; `extra` goes after the attributes. */
+export function nodeLine(n: PlanNode, batch: boolean, cache: Map<PlanNode, ChangelogMode>, extra = ""): string {
+  const mode = modeToShortString(deriveChangelogMode(n, batch, cache));
+  const attrs = attributes(n);
+  return `${n.kind}(${attrs}${attrs ? ", " : ""}${extra}changelogMode=${mode}) -> ${n.schema.toShortString()}`;
 }
 
 /** One node as explain() renders it, without inputs: `Aggregate(groupBy=[name], select=[...])`. */
@@ -53,6 +59,7 @@ function attributes(n: PlanNode): string {
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
+    case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }
 }

@@ -1,6 +1,9 @@
 import type { ExprNode } from "../expressions/node.js";
 import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { StatementSetNode } from "./nodes/statement-set.js";
+
+export type { StatementSetNode } from "./nodes/statement-set.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -19,7 +22,8 @@ export type PlanNode =
   | WindowAggregateNode
   | OverAggregateNode
   | CorrelateNode
-  | SinkNode;
+  | SinkNode
+  | StatementSetNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -200,6 +204,8 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "Union":
     case "Process":
       return node.inputs;
+    case "StatementSet":
+      return node.sinks;
     default:
       return [node.input];
   }
