@@ -17,6 +17,7 @@ installPtfRuntime();
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
 export { Table, GroupedTable } from "./table/table.js";
+export { AggregatedTable, FlatAggregateTable } from "./table/row-based.js";
 export type { ChangelogKind } from "./table/table.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
@@ -50,10 +51,10 @@ export { Expression, AggExpression, ArgumentExpression, TimeIntervalUnit } from 
 export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call } from "./expressions/functions.js";
 export type { TableTypeError } from "./expressions/type-level.js";
 export { Decimal } from "decimal.js";
-export { ScalarFunction, TableFunction, AggregateFunction } from "./functions/index.js";
+export { ScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
 export type {
   ScalarFunctionSpec, TableFunctionSpec, TableFunctionCollector, TableFunctionRow, AggregateFunctionSpec, UserDefinedFunction,
-  ParamValues, RegistrableFunction,
+  ParamValues, RegistrableFunction, TableAggregateFunctionSpec, TableAggregateCollector, RetractableCollector,
 } from "./functions/index.js";
 export {
   ProcessTableFunction, ArgumentTrait, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,

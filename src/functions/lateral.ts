@@ -1,4 +1,4 @@
-import { type ExprNode, nodeToString } from "../expressions/node.js";
+import { type CallNode, type ExprNode, nodeToString } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { type PlanContext, typeOf } from "../plan/builders.js";
 import { type CorrelateNode, type PlanNode, newNodeId } from "../plan/nodes.js";
@@ -24,25 +24,10 @@ export function lateralJoin(
     aliases = [call.name, ...call.extraNames];
     call = call.expr;
   }
-  if (call.kind !== "Call") {
-    throw new ValidationError(`${what}: expected a table function call such as call("split", $("tags")).as("tag"), got ${nodeToString(callExpr)}`);
-  }
-  let fn: unknown = call.udf;
-  let name = call.udf !== undefined ? (call.udf as { name: string }).name : call.fn;
-  if (fn === undefined) {
-    const entry = catalog.lookup(call.fn);
-    if (!entry) {
-      const known = catalog.list();
-      throw new ValidationError(`${what}: function '${call.fn}' is not registered${known.length ? `; registered functions: [${known.join(", ")}]` : ""}`);
-    }
-    fn = entry.fn;
-    name = entry.name;
-  }
-  if (!(fn instanceof TableFunction)) {
-    throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);
-  }
-  const argTypes = call.args.map((a) => typeOf(a, input.schema, pc));
-  checkArguments(name, fn.params, argTypes, (i) => nodeToString(call.args[i]!), nodeToString(call));
+  const { fn, name } = resolveTableFunction(call, catalog, what);
+  const args = (call as CallNode).args;
+  const argTypes = args.map((a) => typeOf(a, input.schema, pc));
+  checkArguments(name, fn.params, argTypes, (i) => nodeToString(args[i]!), nodeToString(call));
 
   const fnColumns = fn.columns;
   if (aliases && aliases.length !== fnColumns.length) {
@@ -67,7 +52,29 @@ export function lateralJoin(
     }
   }
   return {
-    kind: "Correlate", id: newNodeId(), schema, input, joinType, udf: fn, functionName: name, args: call.args,
+    kind: "Correlate", id: newNodeId(), schema, input, joinType, udf: fn, functionName: name, args,
     ...(cond !== undefined ? { condition: cond } : {}),
   };
+}
+
+/** The TableFunction a call refers to (inline object, or registered by name) and the name to report it by. */
+export function resolveTableFunction(call: ExprNode, catalog: FunctionCatalog, what: string): { fn: TableFunction; name: string } {
+  if (call.kind !== "Call") {
+    throw new ValidationError(`${what}: expected a table function call such as call("split", $("tags")).as("tag"), got ${nodeToString(call)}`);
+  }
+  let fn: unknown = call.udf;
+  let name = call.udf !== undefined ? (call.udf as { name: string }).name : call.fn;
+  if (fn === undefined) {
+    const entry = catalog.lookup(call.fn);
+    if (!entry) {
+      const known = catalog.list();
+      throw new ValidationError(`${what}: function '${call.fn}' is not registered${known.length ? `; registered functions: [${known.join(", ")}]` : ""}`);
+    }
+    fn = entry.fn;
+    name = entry.name;
+  }
+  if (!(fn instanceof TableFunction)) {
+    throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);
+  }
+  return { fn, name };
 }

@@ -133,6 +133,13 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = union(inputs);
       break;
     }
+    case "TableAggregate": {
+      // a group's rows are replaced by retracting (-D) what it emitted before and inserting (+I) the new rows
+      const input = deriveChangelogMode(node.input, batch, cache);
+      requireRetractions("a table aggregate (flatAggregate)", input);
+      mode = batch ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE] };
+      break;
+    }
     case "WindowAggregate":
       mode = INSERT_ONLY; // one final row per window (the input is insert-only, checked when planned)
       break;

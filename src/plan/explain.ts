@@ -59,6 +59,7 @@ function attributes(n: PlanNode): string {
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
+    case "TableAggregate": return `groupBy=[${n.groupKeys.map(nodeToString).join(", ")}], invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], select=[${n.schema.names.join(", ")}]`;
     case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }

@@ -2,8 +2,10 @@ import type { ExprNode } from "../expressions/node.js";
 import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { StatementSetNode } from "./nodes/statement-set.js";
+import type { TableAggregateNode } from "./nodes/table-aggregate.js";
 
 export type { StatementSetNode } from "./nodes/statement-set.js";
+export type { TableAggregateNode } from "./nodes/table-aggregate.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -23,7 +25,8 @@ export type PlanNode =
   | OverAggregateNode
   | CorrelateNode
   | SinkNode
-  | StatementSetNode;
+  | StatementSetNode
+  | TableAggregateNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
