@@ -5,6 +5,7 @@ import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly }
 import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
 import { CalcOperator } from "./operators/calc.js";
+import { ChangelogNormalizeOperator } from "./operators/changelog-normalize.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
@@ -139,6 +140,12 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       case "WindowAggregate":
       case "OverAggregate": {
         const op = register(windowOperator(node, resolveFunction));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "ChangelogNormalize": {
+        const op = register(new ChangelogNormalizeOperator(node));
         connect(build(node.input), op, 0);
         em = op;
         break;

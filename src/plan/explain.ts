@@ -41,7 +41,7 @@ export function describeNode(n: PlanNode): string {
 
 function attributes(n: PlanNode): string {
   switch (n.kind) {
-    case "Values": return `rows=${n.rows.length}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
+    case "Values": return `rows=${n.rows.length}${n.primaryKey ? `, primaryKey=[${n.primaryKey.join(", ")}]` : ""}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
     case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]`;
     case "Project": return `select=[${n.exprs.map((e, i) => {
       const s = nodeToString(e);
@@ -60,6 +60,7 @@ function attributes(n: PlanNode): string {
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
     case "TableAggregate": return `groupBy=[${n.groupKeys.map(nodeToString).join(", ")}], invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], select=[${n.schema.names.join(", ")}]`;
+    case "ChangelogNormalize": return `key=[${n.uniqueKeys.join(", ")}]`;
     case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }

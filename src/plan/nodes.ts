@@ -3,9 +3,11 @@ import type { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { StatementSetNode } from "./nodes/statement-set.js";
 import type { TableAggregateNode } from "./nodes/table-aggregate.js";
+import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 
 export type { StatementSetNode } from "./nodes/statement-set.js";
 export type { TableAggregateNode } from "./nodes/table-aggregate.js";
+export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -26,7 +28,8 @@ export type PlanNode =
   | CorrelateNode
   | SinkNode
   | StatementSetNode
-  | TableAggregateNode;
+  | TableAggregateNode
+  | ChangelogNormalizeNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -55,6 +58,8 @@ export interface ValuesNode extends NodeBase {
   /** Row kinds (Kind numbers) when not all INSERT. */
   readonly kinds?: readonly number[];
   readonly watermark?: WatermarkSpec;
+  /** Declared by a schema with a primary key: updating rows then form an upsert (or keyed retract) changelog. */
+  readonly primaryKey?: readonly string[];
 }
 
 /** A scan of a connector table (datagen, filesystem ...); the connector is resolved by exec. */

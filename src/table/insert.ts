@@ -1,7 +1,7 @@
 import { ExecutionError, TableError } from "../types/errors.js";
 import { getExecutor, type Job, type JobSettings, type MetricsSnapshot } from "./executor.js";
 import { explainPlan } from "../plan/explain.js";
-import { newNodeId, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
+import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -114,7 +114,11 @@ export function startInsert(node: SinkNode | StatementSetNode, settings: JobSett
  */
 export class TablePipeline {
   /** @internal */
-  constructor(private readonly node: SinkNode, private readonly start: (node: SinkNode, signal?: AbortSignal) => InsertTableResult, private readonly batch: boolean) {}
+  constructor(
+    private readonly node: SinkNode, private readonly start: (node: SinkNode, signal?: AbortSignal) => InsertTableResult, private readonly batch: boolean,
+    /** The plan as the job runs it (changelog negotiation), for explain(). */
+    private readonly planned: (node: PlanNode) => PlanNode = (n) => n,
+  ) {}
 
   /** Submits the insert job; see `Table.executeInsert`. */
   execute(options: { signal?: AbortSignal } = {}): InsertTableResult {
@@ -123,7 +127,7 @@ export class TablePipeline {
 
   /** The plan, with the Sink node on top. */
   explain(): string {
-    return explainPlan(this.node, this.batch);
+    return explainPlan(this.planned(this.node), this.batch);
   }
 
   /** @internal The planned Sink node (a statement set collects these). */

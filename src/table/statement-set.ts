@@ -58,7 +58,7 @@ export class StatementSet {
    * and referred to as `Reused(reference_id=[n])`.
    */
   explain(): string {
-    return explainStatementSet(this.planRoot(), this.env.isBatch());
+    return explainStatementSet(this.env.negotiate(this.planRoot(), false) as StatementSetNode, this.env.isBatch());
   }
 
   /**

@@ -220,7 +220,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
 
   /** The logical plan with each node's schema and changelog mode. */
   explain(): string {
-    return explainPlan(this.node, this.env.isBatch());
+    return explainPlan(this.env.negotiate(this.node, true), this.env.isBatch());
   }
 
   /** The changelog mode the planner derives for this table, e.g. `[I,UB,UA]`. */
@@ -326,7 +326,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   /** Binds this table to a sink without running it (Flink's `insertInto`): `t.insertInto("out").execute()`. */
   insertInto<const T extends string | TableDescriptor<object>>(target: SinkTarget<M, T>): TablePipeline {
     const node = this.env.planInsert(this.node, target as string | TableDescriptor<object>);
-    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch());
+    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch(), (n) => this.env.negotiate(n, false));
   }
 
   /**
