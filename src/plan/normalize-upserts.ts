@@ -34,7 +34,7 @@ export function normalizeUpserts(root: PlanNode, options: { readonly batch: bool
       const mode = modeOf(node);
       const key = node.primaryKey;
       const normalize = key !== undefined && mode.normalizable === true
-        && ((needs && !isInsertOnly(mode)) || (options.cdcDuplicates && !isInsertOnly(mode)));
+        && ((needs && (isKeyedUpsert(mode) || mode.keyOnlyDeletes === true)) || (options.cdcDuplicates && !isInsertOnly(mode)));
       out = normalize ? changelogNormalizeNode({ input: node, uniqueKeys: key }) : node;
     } else {
       const inputs = inputsOf(node);
