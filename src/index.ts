@@ -50,6 +50,8 @@ export { TableError, ValidationError, ExecutionError, TableRuntimeException, Sql
 export { Expression, AggExpression, ArgumentExpression, TimeIntervalUnit } from "./expressions/expression.js";
 export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call } from "./expressions/functions.js";
 export type { TableTypeError } from "./expressions/type-level.js";
+export { withColumns, withoutColumns, range, ColumnRange } from "./expressions/column-functions.js";
+export type { ColumnSelector } from "./expressions/column-functions.js";
 export { Decimal } from "decimal.js";
 export { ScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
 export type {

@@ -3,6 +3,7 @@ import type { ExprNode } from "../expressions/node.js";
 import * as plan from "../plan/builders.js";
 import type { PlanNode } from "../plan/nodes.js";
 import { Table } from "./table.js";
+import { expandColumnFunctions } from "./column-functions.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { SelectArgs, SelectResult } from "./typing.js";
 
@@ -23,7 +24,7 @@ export class AggregatedTable<S extends object> {
 
   /** Selects from the keys and the aggregate's columns; the result is an updating table. */
   select<const A extends readonly AnyExpr[]>(...fields: SelectArgs<S, A>): Table<SelectResult<S, A>, "retract"> {
-    return new Table(this.env, plan.project(this.node, nodes(fields), this.env.planContext()));
+    return new Table(this.env, plan.project(this.node, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext()));
   }
 }
 
@@ -42,7 +43,7 @@ export class FlatAggregateTable<S extends object> {
 
   /** Selects from the keys and the function's columns; no aggregates here. The result is an updating table. */
   select<const A extends readonly AnyExpr[]>(...fields: SelectArgs<S, A>): Table<SelectResult<S, A>, "retract"> {
-    return new Table(this.env, plan.project(this.node, nodes(fields), this.env.planContext(), "flatAggregate(...).select"));
+    return new Table(this.env, plan.project(this.node, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext(), "flatAggregate(...).select"));
   }
 }
 

@@ -20,6 +20,7 @@ import type { OverWindow } from "./windows/over-windows.js";
 import { type WindowCheck, type WindowedTable, windowTable } from "./windows/windowed-table.js";
 import { planAggregate, planFlatAggregate, planFlatMap, planMap } from "../functions/row-based.js";
 import { AggregatedTable, FlatAggregateTable } from "./row-based.js";
+import { expandColumnFunctions } from "./column-functions.js";
 import type {
   AggregateArg, AggregateColumns, FlatAggregateArg, FlatAggregateColumns, FlatMapArg, FlatMapResult, MapArg, MapResult,
 } from "./row-based-typing.js";
@@ -88,7 +89,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * are compile errors.
    */
   select<const A extends readonly AnyExpr[]>(...fields: SelectArgs<S, A>): Table<SelectResult<S, A>, SelectMode<A, M>> {
-    return this.derive(plan.project(this.node, nodes(fields), this.env.planContext()));
+    return this.derive(plan.project(this.node, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext()));
   }
 
   /**
@@ -182,7 +183,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * is a `Table<{ product: ...; total: number | null }, "retract">`.
    */
   groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, KeyNames<K>> {
-    return new GroupedTable<S, KeyNames<K>>(this.env, this.node, nodes(keys));
+    return new GroupedTable<S, KeyNames<K>>(this.env, this.node, expandColumnFunctions(nodes(keys), this.node.schema));
   }
 
   /** Removes duplicate rows. An insert-only table stays insert-only; an updating one stays updating. */
@@ -352,7 +353,7 @@ export class GroupedTable<S extends object, G extends string> {
 
   /** Grouping keys and aggregates; other columns may only appear inside aggregates. Produces an updating table. */
   select<const A extends readonly AnyExpr[]>(...fields: GroupSelectArgs<S, A, G>): Table<SelectSchema<S, A, G>, "retract"> {
-    return new Table(this.env, plan.aggregate(this.node, this.keys, nodes(fields), this.env.planContext()));
+    return new Table(this.env, plan.aggregate(this.node, this.keys, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext()));
   }
 
   /**
