@@ -58,9 +58,9 @@ describe("checked examples in docs/", () => {
     const errors = tsc.stdout.split("\n").filter((l) => /^example-\d+\//.test(l))
       .map((l) => l.replace(/^example-(\d+)\/app\.mts/, (_m, n: string) => `docs/${all[Number(n)]!.doc}:${all[Number(n)]!.line}`));
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 
   it.each(all.map((e, n) => [`docs/${e.doc}:${e.line} (${e.title})`, n] as const))("%s prints its output", async (_name, n) => {
     expect(await run(n)).toBe(all[n]!.output);
-  });
+  }, 30_000);
 });
