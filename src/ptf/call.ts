@@ -22,7 +22,8 @@ import { durationString } from "./ttl.js";
 import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
 import { inputDelivery } from "./updating-input.js";
-import { resolveOutputMode } from "./updating-output.js";
+import { requiredModeFor, resolveOutputMode } from "./updating-output.js";
+import { modeToString } from "../plan/changelog-mode.js";
 
 /**
  * Resolves and validates a PTF call (Flink's SystemTypeInference and the PTF planner rules) and builds
@@ -140,6 +141,12 @@ export function resolveProcessCall(
     rowtime: time.rowtime,
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
+    withRequiredMode: (consumer) => {
+      const mode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined, requiredModeFor(consumer));
+      if (modeToString(mode) === modeToString(call.outputMode) && (mode.upsertKeys ?? []).join() === (call.outputMode.upsertKeys ?? []).join()) return call;
+      const renegotiated: ResolvedPtfCall = { ...call, outputMode: mode, describe: () => describeCall(renegotiated, binding.values, schema) };
+      return renegotiated;
+    },
   };
   return { kind: "Process", id: newNodeId(), schema, inputs, call };
 }
