@@ -19,6 +19,7 @@ installJoinRuntime();
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
 export { Table, GroupedTable } from "./table/table.js";
+export { AggregatedTable, FlatAggregateTable } from "./table/row-based.js";
 export type { ChangelogKind } from "./table/table.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
@@ -51,11 +52,13 @@ export { TableError, ValidationError, ExecutionError, TableRuntimeException, Sql
 export { Expression, AggExpression, ArgumentExpression, TimeIntervalUnit } from "./expressions/expression.js";
 export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call } from "./expressions/functions.js";
 export type { TableTypeError } from "./expressions/type-level.js";
+export { withColumns, withoutColumns, range, ColumnRange } from "./expressions/column-functions.js";
+export type { ColumnSelector } from "./expressions/column-functions.js";
 export { Decimal } from "decimal.js";
-export { ScalarFunction, TableFunction, AggregateFunction } from "./functions/index.js";
+export { ScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
 export type {
   ScalarFunctionSpec, TableFunctionSpec, TableFunctionCollector, TableFunctionRow, AggregateFunctionSpec, UserDefinedFunction,
-  ParamValues, RegistrableFunction,
+  ParamValues, RegistrableFunction, TableAggregateFunctionSpec, TableAggregateCollector, RetractableCollector,
 } from "./functions/index.js";
 export {
   ProcessTableFunction, ArgumentTrait, StateKind, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
@@ -70,6 +73,7 @@ export type {
 export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
+export { StatementSet } from "./table/statement-set.js";
 export { CollectionSink } from "./connectors/collection.js";
 export { CollectionSource } from "./connectors/collection-source.js";
 export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";

@@ -22,6 +22,8 @@ import type { Connector } from "./connector.js";
  * ```
  * Option `sink.changelog-mode`: `all` (default; `upsert` when the schema has a primary key), `upsert`
  * (no UPDATE_BEFORE; needs a primary key) or `insert-only` (an updating table is rejected when planned).
+ * Option `sink.supports-delete-by-key = true`: an upsert sink that deletes by key, so its input may carry
+ * key-only deletes (a PTF asking `getRequiredChangelogMode()` is told so).
  */
 export class CollectionSink<R extends object = Record<string, unknown>> {
   private readonly kinds: number[] = [];
@@ -120,7 +122,11 @@ export const collectionConnector: Connector = {
   canRead: false,
   canWrite: true,
   validate(table) {
-    checkOptionKeys(table, ["sink.changelog-mode"]);
+    checkOptionKeys(table, ["sink.changelog-mode", "sink.supports-delete-by-key"]);
+    const byKey = table.options.get("sink.supports-delete-by-key");
+    if (byKey !== undefined && byKey !== "true" && byKey !== "false") {
+      throw new ValidationError(`option 'sink.supports-delete-by-key' of table '${table.tableName}' must be 'true' or 'false', got '${byKey}'`);
+    }
     changelogOf(table);
     if (!(table.attachment instanceof CollectionSink)) {
       throw new ValidationError(`table '${table.tableName}': a 'collection' table is made with new CollectionSink().descriptor(schema)`);

@@ -5,6 +5,7 @@ import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly }
 import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
 import { CalcOperator } from "./operators/calc.js";
+import { ChangelogNormalizeOperator } from "./operators/changelog-normalize.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
@@ -22,7 +23,8 @@ import { ValuesReader } from "./sources/values-reader.js";
 /**
  * Turns a logical plan into a graph of operators: one operator per node, except that chains of
  * Filter/Project become one generated Calc function, and a node consumed twice (a shared subplan,
- * e.g. two uses of one PTF call with the same uid) is run once and fanned out.
+ * e.g. two uses of one PTF call with the same uid, or a table written into several sinks of a statement
+ * set) is run once and fanned out.
  */
 export interface GraphContext {
   readonly settings: JobSettings;
@@ -178,6 +180,19 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         em = op;
         break;
       }
+      case "ChangelogNormalize": {
+        const op = register(new ChangelogNormalizeOperator(node));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "StatementSet": {
+        // every sink ends here: nothing flows through, end of input arrives once all sinks have ended
+        const op = register(new UnionOperator(node.sinks.length));
+        node.sinks.forEach((s, idx) => connect(build(s), op, idx));
+        em = op;
+        break;
+      }
       case "Union": {
         const op = register(new UnionOperator(node.inputs.length));
         node.inputs.forEach((i, idx) => connect(build(i), op, idx));
@@ -221,7 +236,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   const sinkOp = new CollectSinkOperator(sink, settings.batch && !isInsertOnly(rootMode) ? { schema: root.schema, mode: rootMode } : undefined);
   operators.push(sinkOp);
   // an insert job's rows end in its Sink node; the collect sink after it receives nothing
-  if (root.kind !== "Sink") sinkOp.setMetrics(metrics.group(COLLECT_SCOPE));
+  if (root.kind !== "Sink" && root.kind !== "StatementSet") sinkOp.setMetrics(metrics.group(COLLECT_SCOPE));
   connect(last, sinkOp, 0);
   for (const e of emitters) e.out = e.outputs.length === 1 ? e.outputs[0]! : new BroadcastOutput(e.outputs);
   // batch has no event-time progress inside a bounded input (and so no late rows): sources only send the

@@ -174,6 +174,25 @@ register(STRING_FUNCTIONS, compileStringFunction);
 register(["extract"], compileExtract);
 register(["floorTime", "ceilTime"], compileFloorCeilTime);
 register(INTERVAL_FUNCTIONS, compileIntervalOf);
+register(["$field"], (n, a, c) => compileRowField(n, a, c));
+
+/**
+ * `$field(row, 'name')`: one field of a ROW value (plan-internal: the row-based operations map and
+ * aggregate flatten a function's ROW result with it). NULL when the row is NULL.
+ */
+export const ROW_FIELD = "$field";
+
+function compileRowField(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  arity(node, args, 2);
+  const [row] = args;
+  const name = node.args[1]!.kind === "Literal" ? node.args[1]!.value : undefined;
+  const field = row!.type.root === "ROW" ? row!.type.fields.find((f) => f.name === name) : undefined;
+  if (field === undefined) throw new ValidationError(`${nodeToString(node)}: ${row!.type} has no field ${JSON.stringify(name)}`);
+  const key = JSON.stringify(name);
+  if (!row!.type.isNullable) return { type: field.type, src: `${row!.src}[${key}]` };
+  const t = ctx.temp();
+  return { type: field.type.withNullability(true), src: `((${t}=${row!.src})===null?null:${t}[${key}])` };
+}
 
 function compileCall(node: CallNode, ctx: CodegenContext): Compiled {
   const tempsBefore = ctx.tempCount;

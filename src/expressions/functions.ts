@@ -1,7 +1,7 @@
 import type { DataType } from "../types/data-type.js";
 import { AggExpression, type NodeOf, Expression, toNode } from "./expression.js";
 import { callNode, col, literal } from "./node.js";
-import type { LitOf, TAgg, TCol, TLit, TOp, TUdf, TUdtf } from "./type-level.js";
+import type { LitOf, TAgg, TCol, TLit, TOp, TUdf, TUdtagg, TUdtf } from "./type-level.js";
 
 /** A column reference, checked against the schema of the table it is used on: `$("age")`. */
 export function $<const N extends string>(name: N): Expression<TCol<N>> {
@@ -59,7 +59,7 @@ export function defaultArg(): Expression<TLit<null>> {
 
 /** The type-level description a user-defined function object carries (see src/functions). */
 export interface UdfTypeInfo {
-  readonly kind: "scalar" | "table" | "aggregate";
+  readonly kind: "scalar" | "table" | "aggregate" | "tableAggregate";
   readonly params: readonly unknown[];
   readonly result: unknown;
 }
@@ -80,6 +80,7 @@ export type CallResult<F, A extends readonly unknown[]> =
     U extends { kind: "aggregate"; params: infer P extends readonly unknown[]; result: infer R } ? AggExpression<TAgg<"udf", TUdf<P, R, NodesOf<A>>>>
     : U extends { kind: "table"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdtf<P, R, NodesOf<A>>>
     : U extends { kind: "scalar"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdf<P, R, NodesOf<A>>>
+    : U extends { kind: "tableAggregate"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdtagg<P, R, NodesOf<A>>>
     : never)
   : never;
 
@@ -97,8 +98,8 @@ export function call<F extends string | CallableFunction, const A extends readon
     return new Expression(callNode(fn, argNodes)) as CallResult<F, A>;
   }
   const f = fn as CallableFunction;
-  if (f === null || typeof f !== "object" || !["scalar", "table", "aggregate"].includes(f.kind)) {
-    throw new TypeError("call() takes a function name or a ScalarFunction / TableFunction / AggregateFunction object");
+  if (f === null || typeof f !== "object" || !["scalar", "table", "aggregate", "tableAggregate"].includes(f.kind)) {
+    throw new TypeError("call() takes a function name or a ScalarFunction / TableFunction / AggregateFunction / TableAggregateFunction object");
   }
   if (f.kind === "aggregate") {
     return new AggExpression({ kind: "Agg", fn: f.name, args: argNodes, distinct: false, udf: f }) as CallResult<F, A>;

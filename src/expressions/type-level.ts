@@ -32,6 +32,8 @@ export interface TWindowAlias { readonly __groupWindowAlias: true }
 export interface TUdf<P extends readonly unknown[], R, A extends readonly unknown[]> { readonly udf: P; readonly result: R; readonly args: A }
 /** A user-defined table function call: declared parameters P, output row object type R, operands A. */
 export interface TUdtf<P extends readonly unknown[], R, A extends readonly unknown[]> { readonly udtf: P; readonly rows: R; readonly args: A }
+/** A user-defined table aggregate function call (flatAggregate): declared parameters P, output row object type R, operands A. */
+export interface TUdtagg<P extends readonly unknown[], R, A extends readonly unknown[]> { readonly udtagg: P; readonly rows: R; readonly args: A }
 
 declare const tableTypeError: unique symbol;
 /**
@@ -251,6 +253,7 @@ export type Resolve<S, X, G extends string = string> =
   : X extends TAgg<infer K, infer Y> ? (HasAgg<Y> extends true ? TErr<"aggregate functions cannot be nested"> : AggResult<K, Resolve<S, Y, string>>)
   : X extends TUdf<infer P, infer R, infer A> ? UdfResult<P, R, ResolveAll<S, A, G>>
   : X extends TUdtf<readonly unknown[], unknown, readonly unknown[]> ? TErr<"a table function call can only be used in joinLateral / leftOuterJoinLateral">
+  : X extends TUdtagg<readonly unknown[], unknown, readonly unknown[]> ? TErr<"a table aggregate function call can only be used in flatAggregate">
   : unknown;
 
 export type ResolveAll<S, A extends readonly unknown[], G extends string = string> = { [I in keyof A]: Resolve<S, A[I], G> };

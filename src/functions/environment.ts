@@ -9,6 +9,7 @@ import { prepareCalls, udfResolver } from "./resolve.js";
 import { checkExpressionDepth } from "../expressions/depth.js";
 import type { ScalarFunction } from "./scalar-function.js";
 import type { TableFunction } from "./table-function.js";
+import type { TableAggregateFunction } from "./table-aggregate-function.js";
 
 /**
  * What TableEnvironment needs from the function layer: a catalog whose scalar functions the expression
@@ -21,6 +22,7 @@ export type RegistrableFunction =
   | ScalarFunction<readonly unknown[], unknown>
   | TableFunction<readonly unknown[], unknown>
   | AggregateFunction<readonly unknown[], unknown, object>
+  | TableAggregateFunction<readonly unknown[], unknown, object>
   | ProcessTableFunction<unknown, unknown, unknown>;
 
 /** A catalog wired into `resolvers` (scalar UDF calls compile through it). */

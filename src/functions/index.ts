@@ -7,3 +7,5 @@ export { AggregateFunction } from "./aggregate-function.js";
 export type { AggregateFunctionSpec, UserDefinedFunction } from "./aggregate-function.js";
 export type { ParamValues } from "./signature.js";
 export type { RegistrableFunction } from "./environment.js";
+export { TableAggregateFunction } from "./table-aggregate-function.js";
+export type { TableAggregateFunctionSpec, TableAggregateCollector, RetractableCollector } from "./table-aggregate-function.js";

@@ -1,4 +1,4 @@
-import { type ExprNode, nodeToString } from "../expressions/node.js";
+import { type CallNode, type ExprNode, nodeToString } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { type PlanContext, typeOf } from "../plan/builders.js";
 import { type CorrelateNode, type PlanNode, newNodeId } from "../plan/nodes.js";
@@ -28,35 +28,23 @@ export function lateralJoin(
     aliases = [call.name, ...call.extraNames];
     call = call.expr;
   }
-  if (call.kind !== "Call") {
-    throw new ValidationError(`${what}: expected a table function call such as call("split", $("tags")).as("tag"), got ${nodeToString(callExpr)}`);
-  }
-  let fn: unknown = call.udf;
-  let name = call.udf !== undefined ? (call.udf as { name: string }).name : call.fn;
-  if (fn === undefined) {
-    const entry = catalog.lookup(call.fn);
-    if (!entry) {
-      const known = catalog.list();
-      throw new ValidationError(`${what}: function '${call.fn}' is not registered${known.length ? `; registered functions: [${known.join(", ")}]` : ""}`);
+  if (call.kind === "Call") {
+    // a versioned table or a lookup source: a temporal / lookup join rather than a correlate
+    const ref = call.udf ?? catalog.lookup(call.fn)?.fn;
+    if (ref instanceof TemporalTableFunction) {
+      if (aliases) throw new ValidationError(`${what}: the columns of a temporal table function keep their names; rename them on the versioned table`);
+      if (call.args.length !== 1) throw new ValidationError(`${what}: a temporal table function takes one argument, a time attribute: call(rates, $("order_time"))`);
+      return planTemporalJoin(input, ref.table, ref.timeIndex, ref.keyIndexes, call.args[0], joinType, condition, pc, what);
     }
-    fn = entry.fn;
-    name = entry.name;
+    if (ref instanceof LookupFunction) {
+      if (aliases) throw new ValidationError(`${what}: the columns of a lookup function keep their names; rename them on the lookup source`);
+      return planLookupJoin(input, ref.name, ref.schema, ref.keyIndexes, ref.reader, call.args, joinType, condition, pc, what);
+    }
   }
-  // a versioned table or a lookup source: a temporal / lookup join rather than a correlate
-  if (fn instanceof TemporalTableFunction) {
-    if (aliases) throw new ValidationError(`${what}: the columns of a temporal table function keep their names; rename them on the versioned table`);
-    if (call.args.length !== 1) throw new ValidationError(`${what}: a temporal table function takes one argument, a time attribute: call(rates, $("order_time"))`);
-    return planTemporalJoin(input, fn.table, fn.timeIndex, fn.keyIndexes, call.args[0], joinType, condition, pc, what);
-  }
-  if (fn instanceof LookupFunction) {
-    if (aliases) throw new ValidationError(`${what}: the columns of a lookup function keep their names; rename them on the lookup source`);
-    return planLookupJoin(input, fn.name, fn.schema, fn.keyIndexes, fn.reader, call.args, joinType, condition, pc, what);
-  }
-  if (!(fn instanceof TableFunction)) {
-    throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);
-  }
-  const argTypes = call.args.map((a) => typeOf(a, input.schema, pc));
-  checkArguments(name, fn.params, argTypes, (i) => nodeToString(call.args[i]!), nodeToString(call));
+  const { fn, name } = resolveTableFunction(call, catalog, what);
+  const args = (call as CallNode).args;
+  const argTypes = args.map((a) => typeOf(a, input.schema, pc));
+  checkArguments(name, fn.params, argTypes, (i) => nodeToString(args[i]!), nodeToString(call));
 
   const fnColumns = fn.columns;
   if (aliases && aliases.length !== fnColumns.length) {
@@ -81,7 +69,29 @@ export function lateralJoin(
     }
   }
   return {
-    kind: "Correlate", id: newNodeId(), schema, input, joinType, udf: fn, functionName: name, args: call.args,
+    kind: "Correlate", id: newNodeId(), schema, input, joinType, udf: fn, functionName: name, args,
     ...(cond !== undefined ? { condition: cond } : {}),
   };
+}
+
+/** The TableFunction a call refers to (inline object, or registered by name) and the name to report it by. */
+export function resolveTableFunction(call: ExprNode, catalog: FunctionCatalog, what: string): { fn: TableFunction; name: string } {
+  if (call.kind !== "Call") {
+    throw new ValidationError(`${what}: expected a table function call such as call("split", $("tags")).as("tag"), got ${nodeToString(call)}`);
+  }
+  let fn: unknown = call.udf;
+  let name = call.udf !== undefined ? (call.udf as { name: string }).name : call.fn;
+  if (fn === undefined) {
+    const entry = catalog.lookup(call.fn);
+    if (!entry) {
+      const known = catalog.list();
+      throw new ValidationError(`${what}: function '${call.fn}' is not registered${known.length ? `; registered functions: [${known.join(", ")}]` : ""}`);
+    }
+    fn = entry.fn;
+    name = entry.name;
+  }
+  if (!(fn instanceof TableFunction)) {
+    throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);
+  }
+  return { fn, name };
 }

@@ -9,6 +9,7 @@ import { checkArguments, convertArgument, needsConversion } from "./arguments.js
 import { type FunctionCatalog, isBuiltinFunction } from "./catalog.js";
 import { ScalarFunction } from "./scalar-function.js";
 import { TableFunction } from "./table-function.js";
+import { TableAggregateFunction } from "./table-aggregate-function.js";
 import { userCodeFailure, valueCheck } from "./value-check.js";
 
 /**
@@ -32,6 +33,9 @@ function wrongKind(name: string, fn: object, wanted: string): ValidationError {
   }
   if (fn instanceof AggregateFunction) {
     return new ValidationError(`function '${name}' is an aggregate function; it can only be used in select() or groupBy(...).select(...), not ${wanted}`);
+  }
+  if (fn instanceof TableAggregateFunction) {
+    return new ValidationError(`function '${name}' is a table aggregate function; use it with flatAggregate(call("${name}", ...)), not ${wanted}`);
   }
   if (fn instanceof ScalarFunction) return new ValidationError(`function '${name}' is a scalar function, not ${wanted}`);
   return new ValidationError(`function '${name}' is a process table function; call it with process() or fromCall(), not ${wanted}`);

@@ -6,7 +6,7 @@ import { DataType, type ValueOf } from "../types/data-type.js";
  * reflection in TypeScript, so a function is declared, not annotated: the declared DataTypes give the
  * compiler the argument and result value types, and the planner the SQL types.
  */
-export type FunctionKind = "scalar" | "table" | "aggregate";
+export type FunctionKind = "scalar" | "table" | "aggregate" | "tableAggregate";
 
 /** Value types of a list of parameter data types: `[DataTypes.STRING()]` -> `[string | null]`. */
 export type ParamValues<A extends readonly DataType[]> = { -readonly [I in keyof A]: ValueOf<A[I]> };

@@ -14,6 +14,11 @@ export interface ChangelogMode {
   readonly upsertKeys?: readonly string[];
   /** Upsert deletes carry only the key columns (`~D` / `~DELETE`). */
   readonly keyOnlyDeletes?: boolean;
+  /**
+   * The changelog of a keyed source (a table with a primary key): where a consumer needs retractions the
+   * planner inserts a ChangelogNormalize after the source (normalize-upserts.ts) instead of failing.
+   */
+  readonly normalizable?: boolean;
 }
 
 export const INSERT_ONLY: ChangelogMode = Object.freeze({ kinds: [Kind.INSERT] });
@@ -52,6 +57,7 @@ export const isKeyedUpsert = (m: ChangelogMode): boolean =>
  */
 export function requireRetractions(consumer: string, input: ChangelogMode): void {
   if (!isKeyedUpsert(input) && !(input.keyOnlyDeletes === true)) return;
+  if (input.normalizable === true) return; // the source is normalized when the job is planned
   throw new ValidationError(
     `Can't generate a valid execution plan for the given query because of a changelog mismatch: ${consumer} needs retractions `
     + `(UPDATE_BEFORE and full deletes) but its input is an upsert changelog ${modeToShortString(input)} keyed by [${(input.upsertKeys ?? []).join(", ")}].`,
@@ -65,6 +71,7 @@ export function requireRetractions(consumer: string, input: ChangelogMode): void
 function projectUpsertKeys(input: ChangelogMode, exprs: readonly ExprNode[], names: readonly string[]): ChangelogMode {
   const upsertKeys = input.upsertKeys!.map((k) => {
     const i = exprs.findIndex((e) => e.kind === "Column" && e.name === k);
+    if (i < 0 && input.normalizable === true) return undefined;
     if (i < 0) {
       throw new ValidationError(
         `Can't generate a valid execution plan for the given query because of a changelog mismatch: a projection drops the upsert key column '${k}' `
@@ -73,7 +80,23 @@ function projectUpsertKeys(input: ChangelogMode, exprs: readonly ExprNode[], nam
     }
     return names[i]!;
   });
-  return { ...input, upsertKeys };
+  // a keyed source's projection without its key: rows are related again once the source is normalized
+  if (upsertKeys.includes(undefined)) return { kinds: input.kinds, normalizable: true };
+  return { ...input, upsertKeys: upsertKeys as string[] };
+}
+
+/**
+ * The changelog of a Values table: its row kinds; with a primary key, an updating table is keyed by it
+ * (without UPDATE_BEFORE: an upsert changelog; `cdcDuplicates` marks a retract one for normalization too).
+ */
+function valuesMode(kinds: readonly number[] | undefined, primaryKey: readonly string[] | undefined): ChangelogMode {
+  if (!kinds || kinds.every((k) => k === Kind.INSERT)) return INSERT_ONLY;
+  const mode = union([{ kinds: kinds as Kind[] }]);
+  if (primaryKey === undefined) return mode;
+  if (!mode.kinds.includes(Kind.UPDATE_BEFORE)) {
+    return { kinds: [Kind.INSERT, Kind.UPDATE_AFTER, Kind.DELETE], upsertKeys: primaryKey, normalizable: true };
+  }
+  return { kinds: mode.kinds, upsertKeys: primaryKey, normalizable: true };
 }
 
 /** Hook for node kinds whose mode is defined elsewhere (PTFs). */
@@ -90,10 +113,14 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
   let mode: ChangelogMode;
   switch (node.kind) {
     case "Values":
-      mode = node.kinds && node.kinds.some((k) => k !== Kind.INSERT) ? union([{ kinds: node.kinds as Kind[] }]) : INSERT_ONLY;
+      mode = valuesMode(node.kinds, node.primaryKey);
+      break;
+    case "ChangelogNormalize":
+      mode = { kinds: ALL_KINDS.kinds, upsertKeys: node.uniqueKeys };
       break;
     case "SourceScan":
     case "Sink":
+    case "StatementSet":
       mode = INSERT_ONLY;
       break;
     case "Project": {
@@ -132,6 +159,13 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
       for (const m of inputs) requireRetractions("UNION ALL", m);
       mode = union(inputs);
+      break;
+    }
+    case "TableAggregate": {
+      // a group's rows are replaced by retracting (-D) what it emitted before and inserting (+I) the new rows
+      const input = deriveChangelogMode(node.input, batch, cache);
+      requireRetractions("a table aggregate (flatAggregate)", input);
+      mode = batch ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE] };
       break;
     }
     case "WindowAggregate":

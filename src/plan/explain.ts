@@ -1,5 +1,5 @@
 import { nodeToString } from "../expressions/node.js";
-import { deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
+import { type ChangelogMode, deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
 import { explainJoin } from "./join-explain.js";
 import { explainRelational } from "./relational-explain.js";
@@ -18,8 +18,7 @@ export function explainPlan(root: PlanNode, batch: boolean): string {
   const cache = new Map();
   const lines: string[] = ["== Logical Plan =="];
   const visit = (n: PlanNode, prefix: string, childPrefix: string) => {
-    const mode = modeToShortString(deriveChangelogMode(n, batch, cache));
-    lines.push(`${prefix}${n.kind}(${attributes(n)}${attributes(n) ? ", " : ""}changelogMode=${mode}) -> ${n.schema.toShortString()}`);
+    lines.push(`${prefix}${nodeLine(n, batch, cache)}`);
     const inputs = inputsOf(n);
     inputs.forEach((c, i) => {
       const last = i === inputs.length - 1;
@@ -30,6 +29,13 @@ export function explainPlan(root: PlanNode, batch: boolean): string {
   return lines.join("\n");
 }
 
+/** One line of explain(): `Kind(attributes, changelogMode=[...]) -> [schema]`; `extra` goes after the attributes. */
+export function nodeLine(n: PlanNode, batch: boolean, cache: Map<PlanNode, ChangelogMode>, extra = ""): string {
+  const mode = modeToShortString(deriveChangelogMode(n, batch, cache));
+  const attrs = attributes(n);
+  return `${n.kind}(${attrs}${attrs ? ", " : ""}${extra}changelogMode=${mode}) -> ${n.schema.toShortString()}`;
+}
+
 /** One node as explain() renders it, without inputs: `Aggregate(groupBy=[name], select=[...])`. */
 export function describeNode(n: PlanNode): string {
   return `${n.kind}(${attributes(n)})`;
@@ -37,7 +43,7 @@ export function describeNode(n: PlanNode): string {
 
 function attributes(n: PlanNode): string {
   switch (n.kind) {
-    case "Values": return `rows=${n.rows.length}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
+    case "Values": return `rows=${n.rows.length}${n.primaryKey ? `, primaryKey=[${n.primaryKey.join(", ")}]` : ""}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
     case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]`;
     case "Project": return `select=[${n.exprs.map((e, i) => {
       const s = nodeToString(e);
@@ -60,6 +66,9 @@ function attributes(n: PlanNode): string {
     case "Rank":
     case "Deduplicate":
     case "SetOp": return explainRelational(n);
+    case "TableAggregate": return `groupBy=[${n.groupKeys.map(nodeToString).join(", ")}], invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], select=[${n.schema.names.join(", ")}]`;
+    case "ChangelogNormalize": return `key=[${n.uniqueKeys.join(", ")}]`;
+    case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
   }
 }

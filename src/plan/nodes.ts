@@ -13,6 +13,12 @@ import type { SetOpNode } from "./nodes/set-op.js";
 import type { SortNode } from "./nodes/sort.js";
 
 export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
+import type { StatementSetNode } from "./nodes/statement-set.js";
+import type { TableAggregateNode } from "./nodes/table-aggregate.js";
+import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
+export type { StatementSetNode } from "./nodes/statement-set.js";
+export type { TableAggregateNode } from "./nodes/table-aggregate.js";
+export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -32,6 +38,9 @@ export type PlanNode =
   | OverAggregateNode
   | CorrelateNode
   | SinkNode
+  | StatementSetNode
+  | TableAggregateNode
+  | ChangelogNormalizeNode
   | JoinNode
   | IntervalJoinNode
   | TemporalJoinNode
@@ -68,6 +77,8 @@ export interface ValuesNode extends NodeBase {
   /** Row kinds (Kind numbers) when not all INSERT. */
   readonly kinds?: readonly number[];
   readonly watermark?: WatermarkSpec;
+  /** Declared by a schema with a primary key: updating rows then form an upsert (or keyed retract) changelog. */
+  readonly primaryKey?: readonly string[];
 }
 
 /** A scan of a connector table (datagen, filesystem ...); the connector is resolved by exec. */
@@ -225,6 +236,8 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "TemporalJoin":
     case "SetOp":
       return [node.left, node.right];
+    case "StatementSet":
+      return node.sinks;
     default:
       return [node.input];
   }

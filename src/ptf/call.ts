@@ -22,7 +22,8 @@ import { durationString } from "./ttl.js";
 import { classOf } from "./structured.js";
 import { checkUidFormat, deriveUid } from "./uid.js";
 import { inputDelivery } from "./updating-input.js";
-import { resolveOutputMode } from "./updating-output.js";
+import { requiredModeFor, resolveOutputMode } from "./updating-output.js";
+import { modeToString } from "../plan/changelog-mode.js";
 import { builtinPtf } from "./builtins/index.js";
 
 /**
@@ -181,6 +182,12 @@ export function resolveProcessCall(
     ...(fn.internal?.stateTtl?.(scalars) !== undefined ? { stateTtl: fn.internal.stateTtl(scalars)! } : {}),
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
+    withRequiredMode: (consumer) => {
+      const mode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined, requiredModeFor(consumer));
+      if (modeToString(mode) === modeToString(call.outputMode) && (mode.upsertKeys ?? []).join() === (call.outputMode.upsertKeys ?? []).join()) return call;
+      const renegotiated: ResolvedPtfCall = { ...call, outputMode: mode, describe: () => describeCall(renegotiated, binding.values, schema) };
+      return renegotiated;
+    },
   };
   return { kind: "Process", id: newNodeId(), schema, inputs, call };
 }

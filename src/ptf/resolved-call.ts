@@ -59,6 +59,11 @@ export interface ResolvedPtfCall {
   readonly defaultStateTtl: () => string | undefined;
   /** For explain(): `invocation=[...], uid=[...], select=[...]`. */
   describe(): string;
+  /**
+   * The call with its output mode resolved for what its consumer needs (`getRequiredChangelogMode()`); the
+   * call itself when the mode does not change. Used by the planner's changelog negotiation.
+   */
+  withRequiredMode(consumer: { readonly updateBefore: boolean; readonly keyOnlyDeletes: boolean }): ResolvedPtfCall;
 }
 
 export function isResolvedPtfCall(x: unknown): x is ResolvedPtfCall {

@@ -16,9 +16,9 @@ const REQUIRED = ChangelogMode.all();
  */
 export function resolveOutputMode(
   fn: ProcessTableFunction<unknown, unknown, unknown>, functionName: string, tables: readonly ResolvedTableArg[],
-  columns: readonly Column[], hasOnTime: boolean,
+  columns: readonly Column[], hasOnTime: boolean, required: ChangelogMode = REQUIRED,
 ): PlanMode {
-  const mode = declaredMode(fn, functionName, tables);
+  const mode = declaredMode(fn, functionName, tables, required);
   const updatingInput = tables.some((t) => !isInsertOnly(t.changelog));
   if (hasOnTime && (updatingInput || !mode.containsOnlyInserts())) {
     throw new ValidationError("Time operations using the `on_time` argument are currently not supported for PTFs that consume or produce updates.");
@@ -46,7 +46,16 @@ export function resolveOutputMode(
   return toPlanMode(mode, columns.slice(0, keyCount).map((c) => c.name));
 }
 
-function declaredMode(fn: ProcessTableFunction<unknown, unknown, unknown>, functionName: string, tables: readonly ResolvedTableArg[]): ChangelogMode {
+/**
+ * What the consumer of a call needs, as `getRequiredChangelogMode()` shows it: all kinds when it needs
+ * retractions (the default until the consumer is known: a collect sink), else an upsert mode, with key-only
+ * deletes when the consumer deletes by key (docs/semantics.md, "Changelog negotiation").
+ */
+export function requiredModeFor(consumer: { readonly updateBefore: boolean; readonly keyOnlyDeletes: boolean }): ChangelogMode {
+  return consumer.updateBefore ? REQUIRED : ChangelogMode.upsert(consumer.keyOnlyDeletes);
+}
+
+function declaredMode(fn: ProcessTableFunction<unknown, unknown, unknown>, functionName: string, tables: readonly ResolvedTableArg[], required: ChangelogMode): ChangelogMode {
   const declared = fn.changelogModeFn;
   if (declared === undefined) return ChangelogMode.insertOnly();
   const ctx: ChangelogContext = {
@@ -57,7 +66,7 @@ function declaredMode(fn: ProcessTableFunction<unknown, unknown, unknown>, funct
       }
       return modeInfo(t.changelog);
     },
-    getRequiredChangelogMode: () => REQUIRED,
+    getRequiredChangelogMode: () => required,
   };
   let m: unknown;
   try {

@@ -1,7 +1,7 @@
 import { ExecutionError, TableError } from "../types/errors.js";
 import { getExecutor, type Job, type JobSettings, type MetricsSnapshot } from "./executor.js";
 import { explainPlan } from "../plan/explain.js";
-import { newNodeId, type SinkNode, type ValuesNode } from "../plan/nodes.js";
+import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -67,7 +67,7 @@ class InsertRun {
  */
 export class InsertTableResult extends TableResult<Record<string, number>> {
   constructor(private readonly run: InsertRun, schema: ResolvedSchema, settings: JobSettings) {
-    const row: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: [[-1]] };
+    const row: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: [schema.columns.map(() => -1)] };
     // printed as Flink prints an insert result: no op column, widths from the data
     super(schema, (sink) => getExecutor().createJob(row, settings, sink), true);
   }
@@ -91,11 +91,23 @@ export class InsertTableResult extends TableResult<Record<string, number>> {
   }
 }
 
-/** Starts an insert job for a planned Sink node. Planning errors are thrown here, synchronously. */
-export function startInsert(node: SinkNode, settings: JobSettings, signal?: AbortSignal): InsertTableResult {
+/**
+ * Starts an insert job for a planned Sink node, or one job for all sinks of a statement set (its result
+ * has one BIGINT column per sink, as Flink's). Planning errors are thrown here, synchronously.
+ */
+export function startInsert(node: SinkNode | StatementSetNode, settings: JobSettings, signal?: AbortSignal): InsertTableResult {
   const job = getExecutor().createJob(node, settings, { record() { /* a sink emits nothing */ } });
-  const schema = new ResolvedSchema([{ name: `default_catalog.default_database.${node.tableName}`, type: new DataType("BIGINT", false) }]);
-  return new InsertTableResult(new InsertRun(job, node.tableName, signal), schema, settings);
+  const sinks = node.kind === "Sink" ? [node] : node.sinks;
+  // one column per sink; a table written twice gets Flink's `_1`-style suffix so the names stay distinct
+  const names: string[] = [];
+  for (const s of sinks) {
+    const base = `default_catalog.default_database.${s.tableName}`;
+    let name = base;
+    for (let i = 1; names.includes(name); i++) name = `${base}_${i}`;
+    names.push(name);
+  }
+  const schema = new ResolvedSchema(names.map((name) => ({ name, type: new DataType("BIGINT", false) })));
+  return new InsertTableResult(new InsertRun(job, sinks.map((s) => s.tableName).join(", "), signal), schema, settings);
 }
 
 /**
@@ -103,7 +115,11 @@ export function startInsert(node: SinkNode, settings: JobSettings, signal?: Abor
  */
 export class TablePipeline {
   /** @internal */
-  constructor(private readonly node: SinkNode, private readonly start: (node: SinkNode, signal?: AbortSignal) => InsertTableResult, private readonly batch: boolean) {}
+  constructor(
+    private readonly node: SinkNode, private readonly start: (node: SinkNode, signal?: AbortSignal) => InsertTableResult, private readonly batch: boolean,
+    /** The plan as the job runs it (changelog negotiation), for explain(). */
+    private readonly planned: (node: PlanNode) => PlanNode = (n) => n,
+  ) {}
 
   /** Submits the insert job; see `Table.executeInsert`. */
   execute(options: { signal?: AbortSignal } = {}): InsertTableResult {
@@ -112,7 +128,12 @@ export class TablePipeline {
 
   /** The plan, with the Sink node on top. */
   explain(): string {
-    return explainPlan(this.node, this.batch);
+    return explainPlan(this.planned(this.node), this.batch);
+  }
+
+  /** @internal The planned Sink node (a statement set collects these). */
+  get sinkNode(): SinkNode {
+    return this.node;
   }
 
   /** The name of the sink table. */

@@ -45,6 +45,7 @@ export function schemaValuesNode(schema: Schema<object>, rows: readonly unknown[
   const node: ValuesNode = {
     kind: "Values", id: newNodeId(), schema: resolved.schema, rows: out,
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
+    ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
   };
   return kinds.some((k) => k !== Kind.INSERT) ? { ...node, kinds } : node;
 }

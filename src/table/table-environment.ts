@@ -3,7 +3,9 @@ import type { Decimal } from "decimal.js";
 import { ValidationError } from "../types/errors.js";
 import { getExecutor } from "./executor.js";
 import type { PlanContext } from "../plan/builders.js";
-import { newNodeId, type PlanNode, type SinkNode, type ValuesNode } from "../plan/nodes.js";
+import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
+import { StatementSet } from "./statement-set.js";
+import { normalizeUpserts } from "../plan/normalize-upserts.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
 import { Table } from "./table.js";
 import { TableResult } from "./table-result.js";
@@ -265,12 +267,26 @@ export class TableEnvironment {
     return sinkNode(input, target, this.tables, this.planContext(), this.isBatch());
   }
 
-  /** @internal Submits an insert job. */
-  startInsert(node: SinkNode, signal?: AbortSignal): InsertTableResult {
+  /** @internal Submits an insert job (one sink, or all sinks of a statement set). */
+  startInsert(node: SinkNode | StatementSetNode, signal?: AbortSignal): InsertTableResult {
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
     };
-    return startInsert(node, settings, signal);
+    return startInsert(this.negotiate(node, false) as SinkNode | StatementSetNode, settings, signal);
+  }
+
+  /**
+   * @internal The plan a job runs: keyed sources normalized where a consumer needs retractions
+   * (src/plan/normalize-upserts.ts). `collect` = the root's rows go to `execute()`'s retracting collect sink.
+   */
+  negotiate(root: PlanNode, collect: boolean): PlanNode {
+    const cdcDuplicates = (this.config.get("table.exec.source.cdc-events-duplicate") ?? "false").toLowerCase() === "true";
+    return normalizeUpserts(root, { batch: this.isBatch(), cdcDuplicates, rootNeedsRetractions: collect });
+  }
+
+  /** A set of inserts that `execute()` runs as one job (Flink's StatementSet; docs/statement-sets.md). */
+  createStatementSet(): StatementSet {
+    return new StatementSet(this);
   }
 
   // ---- user-defined functions: createTemporaryFunction / createFunction (issue 3) ----
@@ -312,7 +328,8 @@ export class TableEnvironment {
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
     };
-    return new TableResult(node.schema, (sink) => executor.createJob(node, settings, sink), this.isBatch(), signal);
+    const root = this.negotiate(node, true);
+    return new TableResult(node.schema, (sink) => executor.createJob(root, settings, sink), this.isBatch(), signal);
   }
 }
 

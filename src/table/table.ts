@@ -24,6 +24,12 @@ import type { LateralArg, LateralColumns } from "../functions/typing.js";
 import type { GroupWindow } from "./windows/group-windows.js";
 import type { OverWindow } from "./windows/over-windows.js";
 import { type WindowCheck, type WindowedTable, windowTable } from "./windows/windowed-table.js";
+import { planAggregate, planFlatAggregate, planFlatMap, planMap } from "../functions/row-based.js";
+import { AggregatedTable, FlatAggregateTable } from "./row-based.js";
+import { expandColumnFunctions } from "./column-functions.js";
+import type {
+  AggregateArg, AggregateColumns, FlatAggregateArg, FlatAggregateColumns, FlatMapArg, FlatMapResult, MapArg, MapResult,
+} from "./row-based-typing.js";
 import type {
   AddArgs, AddOrReplaceArgs, AddOrReplaceResult, AddResult, AsArgs, AsResult, DistinctMode, DropArgs, DropResult, Flatten,
   GroupKeyArgs, GroupSelectArgs, KeyNames, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
@@ -89,7 +95,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * are compile errors.
    */
   select<const A extends readonly AnyExpr[]>(...fields: SelectArgs<S, A>): Table<SelectResult<S, A>, SelectMode<A, M>> {
-    return this.derive(plan.project(this.node, nodes(fields), this.env.planContext()));
+    return this.derive(plan.project(this.node, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext()));
   }
 
   /**
@@ -190,7 +196,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * is a `Table<{ product: ...; total: number | null }, "retract">`.
    */
   groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, KeyNames<K>> {
-    return new GroupedTable<S, KeyNames<K>>(this.env, this.node, nodes(keys));
+    return new GroupedTable<S, KeyNames<K>>(this.env, this.node, expandColumnFunctions(nodes(keys), this.node.schema));
   }
 
   /** Removes duplicate rows. An insert-only table stays insert-only; an updating one stays updating. */
@@ -366,12 +372,41 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
 
   /** The logical plan with each node's schema and changelog mode. */
   explain(): string {
-    return explainPlan(this.node, this.env.isBatch());
+    return explainPlan(this.env.negotiate(this.node, true), this.env.isBatch());
   }
 
   /** The changelog mode the planner derives for this table, e.g. `[I,UB,UA]`. */
   changelogMode(): string {
     return modeToShortString(deriveChangelogMode(this.node, this.env.isBatch()));
+  }
+
+  // ---- row-based operations: map / flatMap / aggregate / flatAggregate (src/functions/row-based.ts) ----
+
+  /**
+   * One output row per row, made by a scalar function: a ROW result is flattened into its fields, another
+   * result is one column `_c0`; `.as(...)` renames them. Input columns not returned are gone:
+   * `t.map(call(Split, $("s")).as("left", "right"))`.
+   */
+  map<E extends AnyExpr>(fn: MapArg<S, E>): Table<MapResult<S, E>, M> {
+    return this.derive(planMap(this.node, exprOf(fn), this.env.planContext()));
+  }
+
+  /**
+   * The rows a table function produces for each row, with only the function's columns (renamed with
+   * `.as(...)`): `t.flatMap(call(SplitFunction, $("tags")).as("tag"))`.
+   */
+  flatMap<E extends AnyExpr>(fn: FlatMapArg<S, E>): Table<FlatMapResult<E>, M> {
+    return this.derive(planFlatMap(this.node, exprOf(fn), this.env.functions, this.env.planContext()));
+  }
+
+  /** A global aggregate with an aggregate function whose ROW result is flattened; `select` follows. */
+  aggregate<E extends AnyExpr>(fn: AggregateArg<S, E>): AggregatedTable<AggregateColumns<S, never, E>> {
+    return new AggregatedTable(this.env, planAggregate(this.node, [], exprOf(fn), this.env.planContext()));
+  }
+
+  /** A global table aggregate (`TableAggregateFunction`): any number of rows out; `select` follows. */
+  flatAggregate<E extends AnyExpr>(fn: FlatAggregateArg<S, E>): FlatAggregateTable<FlatAggregateColumns<S, never, E>> {
+    return new FlatAggregateTable(this.env, planFlatAggregate(this.node, [], exprOf(fn), this.env.functions, this.env.planContext(), this.env.isBatch()));
   }
 
   // ---- Process Table Function calls: partitionBy / process / asArgument (issue 4, src/ptf) ----
@@ -443,7 +478,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   /** Binds this table to a sink without running it (Flink's `insertInto`): `t.insertInto("out").execute()`. */
   insertInto<const T extends string | TableDescriptor<object>>(target: SinkTarget<M, T>): TablePipeline {
     const node = this.env.planInsert(this.node, target as string | TableDescriptor<object>);
-    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch());
+    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch(), (n) => this.env.negotiate(n, false));
   }
 
   /**
@@ -469,7 +504,24 @@ export class GroupedTable<S extends object, G extends string> {
 
   /** Grouping keys and aggregates; other columns may only appear inside aggregates. Produces an updating table. */
   select<const A extends readonly AnyExpr[]>(...fields: GroupSelectArgs<S, A, G>): Table<SelectSchema<S, A, G>, "retract"> {
-    return new Table(this.env, plan.aggregate(this.node, this.keys, nodes(fields), this.env.planContext()));
+    return new Table(this.env, plan.aggregate(this.node, this.keys, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext()));
+  }
+
+  /**
+   * Aggregates each group with an aggregate function whose ROW result is flattened into columns (Flink's
+   * row-based aggregate): `groupBy($("k")).aggregate(call(MinMax, $("v")).as("lo", "hi")).select($("k"), $("lo"))`.
+   */
+  aggregate<E extends AnyExpr>(fn: AggregateArg<S, E>): AggregatedTable<AggregateColumns<S, G, E>> {
+    return new AggregatedTable(this.env, planAggregate(this.node, this.keys, exprOf(fn), this.env.planContext()));
+  }
+
+  /**
+   * Each group through a table aggregate function (Flink's TableAggregateFunction, e.g. a top-2):
+   * `groupBy($("k")).flatAggregate(call(Top2, $("v")).as("v", "rank")).select($("k"), $("v"), $("rank"))`.
+   * Streaming output retracts (`-D`) a group's earlier rows when its result changes (docs/functions.md).
+   */
+  flatAggregate<E extends AnyExpr>(fn: FlatAggregateArg<S, E>): FlatAggregateTable<FlatAggregateColumns<S, G, E>> {
+    return new FlatAggregateTable(this.env, planFlatAggregate(this.node, this.keys, exprOf(fn), this.env.functions, this.env.planContext(), this.env.isBatch()));
   }
 }
 

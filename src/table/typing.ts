@@ -18,6 +18,7 @@ import type {
   Category, ColumnNames, HasAgg, NotInColumns, OutputName, Resolve, TAlias, TCol, TErr, TableTypeError,
 } from "../expressions/type-level.js";
 import type { ChangelogKind } from "./table.js";
+import type { ColumnSetCheck, ColumnSetColumns, IsColumnSet } from "./column-typing.js";
 
 // ---- schemas --------------------------------------------------------------------------------------
 
@@ -76,7 +77,8 @@ type RowContext<A extends readonly unknown[]> = AnyAgg<A> extends true ? never :
 
 /** Item E at position I, or the TableTypeError that replaces it. */
 type ItemCheck<S, E, G extends string, Name, Dup> =
-  ErrorOf<Resolve<S, NodeOfExpr<E>, G>> extends infer M extends string
+  IsColumnSet<NodeOfExpr<E>> extends true ? (ColumnSetCheck<S, NodeOfExpr<E>> extends infer C ? (unknown extends C ? E : C) : never)
+  : ErrorOf<Resolve<S, NodeOfExpr<E>, G>> extends infer M extends string
     ? [M] extends [never]
       ? ([Dup] extends [never] ? E : [Name] extends [Dup] ? TableTypeError<`output column '${Name & string}' appears more than once`> : E)
       : TableTypeError<M>
@@ -87,7 +89,16 @@ type CheckItems<S, A extends readonly unknown[], G extends string, Names extends
 
 /** Schema of select items over S; `G` as in Resolve. */
 export type SelectSchema<S, A extends readonly unknown[], G extends string = string> = IsDynamic<A> extends true ? Record<string, unknown>
+  : true extends { [I in keyof A]: IsColumnSet<NodeOfExpr<A[I]>> }[number] ? ColumnSetSchema<S, A, G>
   : Detached<{ [I in keyof A & `${number}` as OutputName<NodeOfExpr<A[I]>, I>]: Resolve<S, NodeOfExpr<A[I]>, G> }>;
+
+/** A select with column functions (column-typing.ts): their columns plus the other items'. */
+type ColumnSetSchema<S, A extends readonly unknown[], G extends string> =
+  { [I in keyof A]: IsColumnSet<NodeOfExpr<A[I]>> extends true ? ColumnSetColumns<S, NodeOfExpr<A[I]>> : never }[number] extends infer Sets
+    ? (false extends Sets ? Record<string, unknown>
+      : Detached<{ [I in keyof A & `${number}` as IsColumnSet<NodeOfExpr<A[I]>> extends true ? never : OutputName<NodeOfExpr<A[I]>, I>]: Resolve<S, NodeOfExpr<A[I]>, G> }
+        & UnionToIntersection<Sets>>)
+    : never;
 
 // ---- select / groupBy ----------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ import { ValidationError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
 import { INSERT_ONLY, registerProcessModeDeriver } from "../../../plan/changelog-mode.js";
 import type { PlanNode, ProcessNode } from "../../../plan/nodes.js";
+import { registerProcessRequirement } from "../../../plan/normalize-upserts.js";
 import { type Emitter, connect, registerOperatorFactory } from "../../job-graph.js";
 import { GeneratorSource } from "./generator-source.js";
 import { PtfOperator } from "./ptf-operator.js";
@@ -32,6 +33,12 @@ export function installPtfRuntime(): void {
   registerProcessModeDeriver((node) => {
     const call = (node as ProcessNode).call;
     return isResolvedPtfCall(call) ? call.outputMode : INSERT_ONLY;
+  });
+  // what the consumer needs decides a call's output mode (getRequiredChangelogMode), see plan/normalize-upserts.ts
+  registerProcessRequirement((node, consumer) => {
+    if (!isResolvedPtfCall(node.call)) return node;
+    const call = node.call.withRequiredMode(consumer);
+    return call === node.call ? node : { ...node, call };
   });
   registerOperatorFactory("Process", (node, ctx, build) => {
     const p = node as ProcessNode;
