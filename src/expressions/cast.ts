@@ -1,3 +1,4 @@
+import { getOwn, setOwn } from "../types/own.js";
 import { Decimal } from "decimal.js";
 import { ExecutionError, ValidationError } from "../types/errors.js";
 import type { DataType } from "../types/data-type.js";
@@ -137,7 +138,10 @@ function converter(from: DataType, to: DataType, where: string): Convert {
       return (v) => {
         const o = v as Record<string, unknown>;
         const out: Record<string, unknown> = {};
-        for (const f of fs) out[f.name] = o[f.src] === null ? null : f.c(o[f.src]);
+        for (const f of fs) {
+          const x = getOwn(o, f.src);
+          setOwn(out, f.name, x === null || x === undefined ? null : f.c(x));
+        }
         return out;
       };
     }

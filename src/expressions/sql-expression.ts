@@ -192,7 +192,13 @@ class Parser {
     const ts = this.ts;
     const t = ts.peek();
     switch (t.kind) {
-      case "number": ts.next(); return numberLiteral(t.text);
+      case "number": {
+        ts.next();
+        const e = numberLiteral(t.text);
+        // an approximate literal beyond DOUBLE's range is an error, not Infinity
+        if (e.kind === "Literal" && typeof e.value === "number" && !Number.isFinite(e.value)) ts.raise(`numeric literal ${t.text} is out of the range of DOUBLE (±1.7976931348623157E308)`, t);
+        return e;
+      }
       case "string": ts.next(); return literal(t.text);
       case "quoted": ts.next(); return this.noFieldAccess(col(t.text));
       case "op":

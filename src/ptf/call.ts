@@ -1,3 +1,4 @@
+import { hasOwn } from "../types/own.js";
 import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
@@ -253,7 +254,7 @@ function describeCall(call: ResolvedPtfCall, values: ReadonlyMap<string, BoundVa
       const orderBy = t.orderBy.length ? ` ORDER BY(${t.orderBy.map((o) => `${t.schema.names[o.column]} ${o.direction.startsWith("ASC") ? "ASC" : "DESC"}`).join(", ")})` : "";
       return `TABLE(#${t.inputIndex})${t.partitionKeys.length ? ` PARTITION BY(${t.partitionKeys.map((k) => t.schema.names[k]).join(", ")})` : ""}${orderBy}`;
     }
-    if (name in call.scalars) return formatScalar(call.scalars[name]);
+    if (hasOwn(call.scalars, name)) return formatScalar(call.scalars[name]);
     if (name === "uid" && call.explicitUid) return `'${call.uid}'`;
     const v = values.get(name);
     if (v !== undefined && v.kind === "scalar" && v.node.kind === "Descriptor") return `DESCRIPTOR(${v.node.names.join(", ")})`;

@@ -1,3 +1,4 @@
+import { getOwn, setOwn } from "./own.js";
 import { Decimal } from "decimal.js";
 import { ValidationError } from "./errors.js";
 import { DataType, MAX_LENGTH } from "./data-type.js";
@@ -190,12 +191,13 @@ function coerceTime(type: DataType, value: unknown, where: Where): string {
 function coerceRow(type: DataType, value: unknown, where: Where): Record<string, unknown> {
   const fields = type.fields;
   const out: Record<string, unknown> = {};
+  const put = (f: { name: string }, v: unknown) => setOwn(out, f.name, v);
   if (value instanceof PositionalRow || Array.isArray(value)) {
     const vals = value instanceof PositionalRow ? value.values : value;
     if (vals.length !== fields.length) {
       fail(where, type, value, `row has ${vals.length} fields but ${type} has ${fields.length}`);
     }
-    fields.forEach((f, i) => { out[f.name] = coerceValue(f.type, vals[i], () => `${where()}.${f.name}`); });
+    fields.forEach((f, i) => { put(f, coerceValue(f.type, vals[i], () => `${where()}.${f.name}`)); });
     return out;
   }
   if (!isPlainObject(value)) fail(where, type, value);
@@ -204,7 +206,7 @@ function coerceRow(type: DataType, value: unknown, where: Where): Record<string,
       fail(where, type, value, `field '${k}' is not in ${type}`);
     }
   }
-  for (const f of fields) out[f.name] = coerceValue(f.type, value[f.name], () => `${where()}.${f.name}`);
+  for (const f of fields) put(f, coerceValue(f.type, getOwn(value, f.name), () => `${where()}.${f.name}`));
   return out;
 }
 

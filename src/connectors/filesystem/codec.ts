@@ -1,3 +1,4 @@
+import { getOwn, setOwn } from "../../types/own.js";
 import { Decimal } from "decimal.js";
 import { TableError } from "../../types/errors.js";
 import type { DataType } from "../../types/data-type.js";
@@ -69,7 +70,7 @@ export function decodeText(type: DataType, s: string, f: CsvFormat): unknown {
 }
 
 /** A value of a JSON document as a value of `type` (numbers in strings accepted, as Flink does). */
-export function decodeJson(type: DataType, v: unknown): unknown {
+export function decodeJson(type: DataType, v: unknown, failOnMissing = false): unknown {
   if (v === null) return null;
   const root = type.root;
   if (INTEGERS.includes(root) && typeof v === "string" && INT_RE.test(v.trim())) return coerce(type, Number(v.trim()));
@@ -87,19 +88,22 @@ export function decodeJson(type: DataType, v: unknown): unknown {
     case "ARRAY": {
       if (!Array.isArray(v)) throw new FieldError(`expected a JSON array for ${type}, got ${JSON.stringify(v)}`);
       const el = type.elementType!;
-      return v.map((x) => decodeJson(el, x));
+      return v.map((x) => decodeJson(el, x, failOnMissing));
     }
     case "MAP": {
       if (typeof v !== "object" || Array.isArray(v)) throw new FieldError(`expected a JSON object for ${type}, got ${JSON.stringify(v)}`);
       const m = new Map<unknown, unknown>();
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, decodeJson(type.valueType!, x));
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, decodeJson(type.valueType!, x, failOnMissing));
       return m;
     }
     case "ROW": {
       if (typeof v !== "object" || Array.isArray(v)) throw new FieldError(`expected a JSON object for ${type}, got ${JSON.stringify(v)}`);
-      const o = v as Record<string, unknown>;
       const out: Record<string, unknown> = {};
-      for (const f of type.fields) out[f.name] = decodeJson(f.type, o[f.name] ?? null);
+      for (const f of type.fields) {
+        const x = getOwn(v, f.name);
+        if (x === undefined && failOnMissing) throw new FieldError(`field '${f.name}' of ${type} is missing (json.fail-on-missing-field)`);
+        setOwn(out, f.name, decodeJson(f.type, x ?? null, failOnMissing));
+      }
       return out;
     }
     default:
@@ -184,12 +188,12 @@ export function encodeJson(type: DataType, v: unknown, iso: boolean): unknown {
       return (v as unknown[]).map((x) => encodeJson(type.elementType!, x, iso));
     case "MAP": {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of v as Map<unknown, unknown>) o[String(k)] = encodeJson(type.valueType!, x, iso);
+      for (const [k, x] of v as Map<unknown, unknown>) setOwn(o, String(k), encodeJson(type.valueType!, x, iso));
       return o;
     }
     case "ROW": {
       const o: Record<string, unknown> = {};
-      for (const f of type.fields) o[f.name] = encodeJson(f.type, (v as Record<string, unknown>)[f.name], iso);
+      for (const f of type.fields) setOwn(o, f.name, encodeJson(f.type, getOwn(v as object, f.name), iso));
       return o;
     }
     default:

@@ -1,3 +1,4 @@
+import { getOwn } from "../../types/own.js";
 import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { MetricGroup } from "../../exec/metrics.js";
@@ -154,9 +155,9 @@ export class FileSourceReader implements SourceReader {
         const obj = item.fields as Record<string, unknown>;
         const failOnMissing = this.format.kind === "json" && this.format.failOnMissingField;
         for (; i < types.length; i++) {
-          const v = obj[this.names[i]!];
+          const v = getOwn(obj, this.names[i]!);
           if (v === undefined && failOnMissing) throw new FieldError("the field is missing (json.fail-on-missing-field)");
-          row[i] = decodeJson(types[i]!, v === undefined ? null : v);
+          row[i] = decodeJson(types[i]!, v === undefined ? null : v, failOnMissing);
           if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
         }
       }
