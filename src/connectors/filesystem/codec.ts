@@ -5,6 +5,7 @@ import type { DataType } from "../../types/data-type.js";
 import { formatDouble, formatFloat, formatTimestampSql } from "../../types/format.js";
 import { coerceValue } from "../../types/values.js";
 import type { CsvFormat } from "./format.js";
+import { JsonNumber } from "./json-exact.js";
 
 /**
  * Values <-> text of the filesystem formats. Every decoder either returns a value of the column's type
@@ -73,7 +74,8 @@ export function decodeText(type: DataType, s: string, f: CsvFormat): unknown {
 export function decodeJson(type: DataType, v: unknown, failOnMissing = false): unknown {
   if (v === null) return null;
   const root = type.root;
-  if (INTEGERS.includes(root) && typeof v === "string" && INT_RE.test(v.trim())) return coerce(type, Number(v.trim()));
+  if (v instanceof JsonNumber) return decodeJsonNumber(type, v.text);
+  if (INTEGERS.includes(root) && typeof v === "string" && INT_RE.test(v.trim())) return exactly(type, v.trim(), BigInt(v.trim()));
   switch (root) {
     case "CHAR":
     case "VARCHAR":
@@ -108,6 +110,28 @@ export function decodeJson(type: DataType, v: unknown, failOnMissing = false): u
     }
     default:
       return coerce(type, v);
+  }
+}
+
+/** Coerces `value` read from `text`; an error quotes the text as written. */
+function exactly(type: DataType, text: string, value: unknown): unknown {
+  try {
+    return coerce(type, value);
+  } catch (e) {
+    if (e instanceof FieldError) throw new FieldError(`number ${text} does not fit ${type}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** A JSON number kept as its text (json-exact.ts): DECIMAL and BIGINT from the digits as written. */
+function decodeJsonNumber(type: DataType, text: string): unknown {
+  const root = type.root;
+  if (INTEGERS.includes(root) && /^-?[0-9]+$/.test(text)) return exactly(type, text, BigInt(text));
+  switch (root) {
+    case "DECIMAL": return exactly(type, text, text);
+    case "CHAR":
+    case "VARCHAR": return coerce(type, text);
+    default: return exactly(type, text, Number(text));
   }
 }
 
