@@ -1,3 +1,4 @@
+import { resolveSchema } from "./schema-resolve.js";
 import { getOwn } from "../types/own.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { Decimal } from "decimal.js";
@@ -232,12 +233,19 @@ export class TableEnvironment {
    * Fails if a table of that name exists, unless `ignoreIfExists`.
    */
   createTable(name: string, descriptor: TableDescriptor<object>, ignoreIfExists = false): void {
+    this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, false, ignoreIfExists, false);
   }
 
   /** Registers a temporary connector table; it shadows a catalog table of the same name. */
   createTemporaryTable(name: string, descriptor: TableDescriptor<object>): void {
+    this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, true, false, this.views.has(name));
+  }
+
+  /** As Flink resolves a table's schema when it is created: a bad computed column or watermark fails here, not at the first query. */
+  private resolveAtCreate(descriptor: TableDescriptor<object>): void {
+    if (descriptor.schemaSpec) resolveSchema(descriptor.schemaSpec, this.planContext());
   }
 
   /** Drops a temporary connector table; false when there was none. */
