@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   DataTypes, EnvironmentSettings, ExecutionError, Schema, SqlParseError, TableDescriptor, TableEnvironment, ValidationError, type DataType,
@@ -108,5 +109,43 @@ describe("date/time text: one parser on every path", () => {
 
   it("a bad value is a ValidationError at fromValues", () => {
     expect(() => env().fromValues(DataTypes.ROW(DataTypes.FIELD("c", DataTypes.DATE())), [{ c: "2025-02-30" }])).toThrow(ValidationError);
+  });
+
+  it("property: any timestamp of years 0000-9999 written as text reads back as the same instant, and through a CSV file", async () => {
+    const instant = fc.date({ min: new Date("0000-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true });
+    await fc.assert(fc.asyncProperty(fc.array(instant, { minLength: 1, maxLength: 4 }), async (dates) => {
+      const texts = dates.map((d) => d.toISOString().replace("T", " ").replace("Z", ""));
+      const e = env();
+      const type = DataTypes.ROW(DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)), DataTypes.FIELD("d", DataTypes.DATE()));
+      const t = e.fromValues(type, texts.map((x) => ({ ts: x, d: x.slice(0, 10) })));
+      const expected = dates.map((d) => [d.toISOString(), d.toISOString().slice(0, 10)]);
+      expect((await t.execute().toArray()).map((r) => [(r.ts as Date).toISOString(), r.d])).toEqual(expected);
+      const path = join(dir, `rt${n++}`);
+      e.createTable("f", TableDescriptor.forConnector("filesystem").schema(Schema.newBuilder().fromRowDataType(type).build()).option("path", path).format("csv").build());
+      await t.executeInsert("f").await();
+      expect((await e.from("f").execute().toArray()).map((r) => [(r.ts as Date).toISOString(), r.d])).toEqual(expected);
+    }), { numRuns: 25 });
+  });
+
+  it("property: a field out of its range is refused, never rolled over (fromValues and CAST alike)", async () => {
+    const field = fc.record({
+      y: fc.integer({ min: 0, max: 9999 }), mo: fc.integer({ min: 0, max: 13 }), d: fc.integer({ min: 0, max: 32 }),
+      h: fc.integer({ min: 0, max: 25 }), mi: fc.integer({ min: 0, max: 61 }), s: fc.integer({ min: 0, max: 61 }),
+    });
+    await fc.assert(fc.asyncProperty(field, async ({ y, mo, d, h, mi, s }) => {
+      const p = (x: number, w = 2) => String(x).padStart(w, "0");
+      const text = `${p(y, 4)}-${p(mo)}-${p(d)} ${p(h)}:${p(mi)}:${p(s)}`;
+      const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+      const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] ?? 0;
+      const valid = mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 59;
+      if (valid) {
+        const iso = `${p(y, 4)}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}.000Z`;
+        expect(await viaFromValues("TIMESTAMP", text)).toBe(iso);
+        expect(await viaSql("TIMESTAMP", text, true)).toBe(iso);
+      } else {
+        await expect(viaFromValues("TIMESTAMP", text)).rejects.toThrow(ValidationError);
+        await expect(viaSql("TIMESTAMP", text, true)).rejects.toThrow(/cannot cast/);
+      }
+    }), { numRuns: 150 });
   });
 });
