@@ -1,3 +1,5 @@
+import { setOwn } from "../../types/own.js";
+
 /**
  * JSON Lines numbers read exactly. `JSON.parse` turns every number into a double, which silently drops
  * digits (`12345678901234567890.12`). A line is parsed with `JSON.parse` (fast, native) unless it holds a
@@ -70,8 +72,8 @@ class ExactParser {
         const key = this.string();
         this.ws();
         this.i++; // :
-        // a computed key: `__proto__` is an own property, as JSON.parse makes it
-        Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+        // `__proto__` becomes an own property, as JSON.parse makes it
+        setOwn(out, key, this.value());
         this.ws();
         if (s[this.i++] === "}") return out;
       }
@@ -101,6 +103,7 @@ class ExactParser {
     STRING.lastIndex = this.i;
     const m = STRING.exec(this.s)!;
     this.i += m[0].length;
-    return JSON.parse(m[0]) as string;
+    const raw = m[0];
+    return raw.includes("\\") ? JSON.parse(raw) as string : raw.slice(1, -1);
   }
 }
