@@ -100,6 +100,15 @@ describe("hostile column names", () => {
     }
   });
 
+  it("Row.withKind keeps every field as an own property and the kind readable", () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const fields = objectRow([name, "x"], 5);
+      const row = Row.withKind("-D", fields);
+      expect(entries(row), name).toEqual([[name, 5], ["x", "v5-1"]]);
+      expect(Row.kindOf(row), name).toBe("-D");
+    }
+  });
+
   it("a JSON writer keeps a `__proto__` column, ROW field and MAP key", async () => {
     const type = DataTypes.ROW(
       DataTypes.FIELD("__proto__", DataTypes.INT()),
