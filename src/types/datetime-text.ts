@@ -2,8 +2,9 @@
  * The one parser of DATE / TIME / TIMESTAMP / TIMESTAMP_LTZ text, used by every path that turns text into
  * a date-time value: CSV and JSON fields, strings given to `fromValues` / `lit`, SQL `DATE '…'`,
  * `TIME '…'`, `TIMESTAMP '…'` literals and `CAST(… AS DATE/TIME/TIMESTAMP)`. It accepts Flink's text
- * formats (DateTimeUtils' default timestamp formatter `yyyy-[M]M-[d]d[( |T)[H]H:[m]m[:[s]s[.fraction]]]`,
- * `[H]H:[m]m[:[s]s[.fraction]]` for times) and refuses out-of-range fields instead of rolling them over:
+ * formats (DateTimeUtils' default timestamp formatter `yyyy-[M]M-[d]d[ [H]H:[m]m:[s]s[.fraction]]`, plus a
+ * `T` separator, optional seconds and a trailing `Z`, which tablestream accepted before; `[H]H:[m]m[:[s]s[.fraction]]`
+ * for times) and refuses out-of-range fields instead of rolling them over:
  * `2025-01-01 25:00:00`, `10:60:00`, `23:59:60`, `2025-02-30` are errors, and years 0000–0099 are those
  * years (JavaScript's `Date.UTC` would read them as 1900–1999). Surrounding whitespace is ignored, as in
  * Flink's casts. Callers decide what to do with fraction digits beyond their precision.
