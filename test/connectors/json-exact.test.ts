@@ -52,6 +52,11 @@ describe("JSON numbers for DECIMAL and BIGINT are exact", () => {
     await expect(read(DataTypes.DECIMAL(38, 2), [`{"v": 123456789012345678901234567890123456789.5}`])).rejects.toThrow(/number 123456789012345678901234567890123456789\.5 does not fit DECIMAL\(38, 2\)/);
   });
 
+  it("a STRING column given an object keeps its numbers as written", async () => {
+    expect(await read(DataTypes.STRING(), [`{"v": {"a": 12345678901234567890.5, "b": [1, "x"]}}`, `{"v": 98765432109876543210}`]))
+      .toEqual([`{"a":12345678901234567890.5,"b":[1,"x"]}`, "98765432109876543210"]);
+  });
+
   it("other numbers are unchanged; the parser keeps risky numbers as text and `__proto__` keys as own properties", () => {
     expect(parseJsonLine(`{"a": 1.5, "b": [1, 2e2]}`)).toEqual({ a: 1.5, b: [1, 200] });
     const v = parseJsonLine(`{"__proto__": 12345678901234567890, "s": "x\\"1234567890123456"}`) as Record<string, unknown>;

@@ -79,7 +79,7 @@ export function decodeJson(type: DataType, v: unknown, failOnMissing = false): u
   switch (root) {
     case "CHAR":
     case "VARCHAR":
-      return coerce(type, typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
+      return coerce(type, typeof v === "string" ? v : typeof v === "object" ? stringifyExact(v) : String(v));
     case "FLOAT":
     case "DOUBLE":
       if (typeof v === "string" && FLOAT_RE.test(v.trim())) return Number(v.trim());
@@ -111,6 +111,14 @@ export function decodeJson(type: DataType, v: unknown, failOnMissing = false): u
     default:
       return coerce(type, v);
   }
+}
+
+/** JSON text of a parsed value, numbers kept as written (JsonNumber) — a STRING column given an object or array. */
+function stringifyExact(v: unknown): string {
+  if (v instanceof JsonNumber) return v.text;
+  if (Array.isArray(v)) return `[${v.map(stringifyExact).join(",")}]`;
+  if (v !== null && typeof v === "object") return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${stringifyExact((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  return JSON.stringify(v);
 }
 
 /** Coerces `value` read from `text`; an error quotes the text as written. */
