@@ -1,3 +1,5 @@
+import { formatTimeOfDay, parseDateText, parseTimeText, parseTimestampText } from "../types/datetime-text.js";
+import { getOwn, setOwn } from "../types/own.js";
 import { Decimal } from "decimal.js";
 import { ExecutionError, ValidationError } from "../types/errors.js";
 import type { DataType } from "../types/data-type.js";
@@ -137,7 +139,10 @@ function converter(from: DataType, to: DataType, where: string): Convert {
       return (v) => {
         const o = v as Record<string, unknown>;
         const out: Record<string, unknown> = {};
-        for (const f of fs) out[f.name] = o[f.src] === null ? null : f.c(o[f.src]);
+        for (const f of fs) {
+          const x = getOwn(o, f.src);
+          setOwn(out, f.name, x === null || x === undefined ? null : f.c(x));
+        }
         return out;
       };
     }
@@ -255,7 +260,6 @@ function toDecimal(from: DataType, to: DataType, where: string): Convert {
   return unsupported(from, to, where);
 }
 
-const DATE_TEXT = /^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?$/;
 const pad2 = (n: number | string): string => String(n).padStart(2, "0");
 
 /** A valid calendar date as `YYYY-MM-DD`, or undefined. */
@@ -276,15 +280,13 @@ function toDate(from: DataType, to: DataType, where: string): Convert {
   if (isTs(from)) return (v) => utcDateOf(v as Date);
   if (isStr(from)) {
     return (v) => {
-      const m = DATE_TEXT.exec((v as string).trim());
-      const d = m ? dateString(+m[1]!, +m[2]!, +m[3]!) : undefined;
-      return d ?? no("not a date 'YYYY-MM-DD'");
+      const d = parseDateText(v as string);
+      return d.ok ? d.value : no(`not a date 'YYYY-MM-DD': ${d.reason}`);
     };
   }
   return unsupported(from, to, where);
 }
 
-const TIME_TEXT = /^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?$/;
 
 /** A TIME value `HH:mm:ss` plus `precision` fraction digits (at most 3: milliseconds). */
 export function timeString(h: number, m: number, s: number, fraction: string, precision: number): string | undefined {
@@ -305,15 +307,13 @@ function toTime(from: DataType, to: DataType, where: string): Convert {
   }
   if (isStr(from)) {
     return (v) => {
-      const m = TIME_TEXT.exec((v as string).trim());
-      const t = m ? timeString(+m[1]!, +m[2]!, +(m[3] ?? 0), m[4] ?? "", p) : undefined;
-      return t ?? no("not a time 'HH:mm:ss[.SSS]'");
+      const t = parseTimeText(v as string);
+      return t.ok ? formatTimeOfDay(t.value, p) : no(`not a time 'HH:mm:ss[.SSS]': ${t.reason}`);
     };
   }
   return unsupported(from, to, where);
 }
 
-const TIMESTAMP_TEXT = /^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?$/;
 
 /** Keeps `precision` fraction digits of a millisecond timestamp (TIMESTAMP(0) drops the milliseconds). */
 function truncate(t: number, precision: number): number {
@@ -343,21 +343,14 @@ function toTimestamp(from: DataType, to: DataType, where: string): Convert {
   }
   if (isStr(from)) {
     return (v) => {
-      const m = TIMESTAMP_TEXT.exec((v as string).trim());
-      if (!m) return no("not a timestamp 'YYYY-MM-DD HH:mm:ss[.SSS]'");
-      const date = dateString(+m[1]!, +m[2]!, +m[3]!);
-      const h = +(m[4] ?? 0);
-      const mi = +(m[5] ?? 0);
-      const s = +(m[6] ?? 0);
-      if (date === undefined || h > 23 || mi > 59 || s > 59) return no("not a valid date and time");
-      const fraction = m[7] ?? "";
+      const t = parseTimestampText(v as string);
+      if (!t.ok) return no(`not a timestamp 'YYYY-MM-DD HH:mm:ss[.SSS]': ${t.reason}`);
+      const fraction = t.value.fraction;
       // digits past the target precision are cut off (as Flink); sub-millisecond digits that would be kept cannot be represented
       if (p > 3 && /[1-9]/.test(fraction.slice(3, p))) {
         return no(`sub-millisecond digits cannot be represented (timestamps have millisecond precision); cast to TIMESTAMP(3)`);
       }
-      const ms = Number(fraction.slice(0, Math.min(3, p)).padEnd(3, "0"));
-      const d = new Date(`${date}T${pad2(h)}:${pad2(mi)}:${pad2(s)}Z`);
-      d.setUTCMilliseconds(ms);
+      const d = new Date(truncate(t.value.epochMillis, p));
       return d;
     };
   }

@@ -1,3 +1,4 @@
+import { hasOwn } from "../types/own.js";
 import { Decimal } from "decimal.js";
 import { ExecutionError } from "../types/errors.js";
 import { fitDecimal } from "../types/values.js";
@@ -118,7 +119,7 @@ export const numericHelpers = {
       return true;
     }
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => numericHelpers.eq((a as never)[k], (b as never)[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => hasOwn(b as object, k) && numericHelpers.eq((a as never)[k], (b as never)[k]));
   },
   /** Total order used by comparisons of non-primitive values (dates, decimals) and by MIN/MAX. */
   cmp(a: unknown, b: unknown): number {

@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js";
 import { DataType } from "../types/data-type.js";
 import { parseTypeAt } from "../types/parse-type.js";
-import { parseTimestamp } from "../types/values.js";
+import { formatTimeOfDay, parseDateText, parseTimeText, parseTimestampText } from "../types/datetime-text.js";
 import { type ExprNode, callNode, col, literal } from "./node.js";
 import { TokenStream } from "../types/sql-lexer.js";
 
@@ -234,7 +234,13 @@ class Parser {
     const ts = this.ts;
     const t = ts.peek();
     switch (t.kind) {
-      case "number": ts.next(); return numberLiteral(t.text);
+      case "number": {
+        ts.next();
+        const e = numberLiteral(t.text);
+        // an approximate literal beyond DOUBLE's range is an error, not Infinity
+        if (e.kind === "Literal" && typeof e.value === "number" && !Number.isFinite(e.value)) ts.raise(`numeric literal ${t.text} is out of the range of DOUBLE (±1.7976931348623157E308)`, t);
+        return e;
+      }
       case "string": ts.next(); return literal(t.text);
       case "quoted": ts.next(); return this.noFieldAccess(col(t.text));
       case "op":
@@ -398,15 +404,23 @@ class Parser {
   private typedLiteral(word: string): ExprNode {
     const t = this.ts.next();
     switch (word) {
-      case "DATE":
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(t.text)) this.ts.fail("expected a date 'YYYY-MM-DD'", t);
-        return literal(t.text, new DataType("DATE", false));
-      case "TIME":
-        if (!/^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(t.text)) this.ts.fail("expected a time 'HH:mm:ss'", t);
-        return literal(t.text, new DataType("TIME", false, { precision: 0 }));
+      case "DATE": {
+        const d = parseDateText(t.text);
+        if (!d.ok || t.text.trim().length > 10) this.ts.raise(`DATE '${t.text}' is not a date 'YYYY-MM-DD'${d.ok ? "" : `: ${d.reason}`}`, t);
+        return literal(d.value, new DataType("DATE", false));
+      }
+      case "TIME": {
+        const v = parseTimeText(t.text);
+        if (!v.ok) this.ts.raise(`TIME '${t.text}' is not a time 'HH:mm:ss': ${v.reason}`, t);
+        const digits = v.value.fraction.replace(/0+$/, "");
+        if (digits.length > 3) this.ts.raise(`TIME '${t.text}' has sub-millisecond digits, which cannot be represented`, t);
+        return literal(formatTimeOfDay(v.value, digits.length > 0 ? 3 : 0), new DataType("TIME", false, { precision: digits.length > 0 ? 3 : 0 }));
+      }
       default: {
-        const d = parseTimestamp(t.text);
-        if (!d) this.ts.fail("expected a timestamp 'YYYY-MM-DD HH:mm:ss[.SSS]'", t);
+        const v = parseTimestampText(t.text, false);
+        if (!v.ok) this.ts.raise(`TIMESTAMP '${t.text}' is not a timestamp 'YYYY-MM-DD HH:mm:ss[.SSS]': ${v.reason}`, t);
+        if (/[1-9]/.test(v.value.fraction.slice(3))) this.ts.raise(`TIMESTAMP '${t.text}' has sub-millisecond digits, which cannot be represented`, t);
+        const d = new Date(v.value.epochMillis);
         return literal(d, new DataType("TIMESTAMP", false, { precision: 3 }));
       }
     }

@@ -1,3 +1,4 @@
+import { getOwn, hasOwn, setOwn } from "../types/own.js";
 import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
@@ -128,10 +129,10 @@ export function resolveProcessCall(
           `Invalid function call to '${functionName}': argument '${a.name}' (position ${a.position}, ${decl.type}) is not optional; pass a value, or declare it with scalarArg(type, { optional: true }).`,
         );
       }
-      scalars[a.name] = null;
+      setOwn(scalars, a.name, null);
       continue;
     }
-    scalars[a.name] = scalarValue(env, functionName, a, v.node);
+    setOwn(scalars, a.name, scalarValue(env, functionName, a, v.node));
   }
 
   // on_time (FLINK-SEMANTICS rule 3): the time column of each table and the rowtime output column
@@ -304,7 +305,7 @@ function describeCall(call: ResolvedPtfCall, values: ReadonlyMap<string, BoundVa
       const orderBy = t.orderBy.length ? ` ORDER BY(${t.orderBy.map((o) => `${t.schema.names[o.column]} ${o.direction.startsWith("ASC") ? "ASC" : "DESC"}`).join(", ")})` : "";
       return `TABLE(#${t.inputIndex})${t.partitionKeys.length ? ` PARTITION BY(${t.partitionKeys.map((k) => t.schema.names[k]).join(", ")})` : ""}${orderBy}`;
     }
-    if (name in call.scalars) return formatScalar(call.scalars[name]);
+    if (hasOwn(call.scalars, name)) return formatScalar(getOwn(call.scalars, name));
     if (name === "uid" && call.explicitUid) return `'${call.uid}'`;
     const v = values.get(name);
     if (v !== undefined && v.kind === "scalar" && v.node.kind === "Descriptor") return `DESCRIPTOR(${v.node.names.join(", ")})`;

@@ -163,14 +163,20 @@ export class Binder {
     }
     if (s.comment !== undefined) builder = builder.comment(s.comment);
     const descriptor = builder.build();
-    this.at(s.pos, () => {
+    try {
       if (s.temporary) {
         if (s.ifNotExists && this.env.listTables().includes(s.name)) return;
         this.env.createTemporaryTable(s.name, descriptor);
       } else {
         this.env.createTable(s.name, descriptor, s.ifNotExists);
       }
-    });
+    } catch (e) {
+      // the schema is resolved at CREATE TABLE: point at the computed column or the watermark that fails
+      const m = e instanceof ValidationError ? /^computed column '(.*?)' /.exec(e.message) : null;
+      const column = m ? s.columns.find((c) => c.name === m[1]) : undefined;
+      const pos = column?.pos ?? (e instanceof ValidationError && e.message.startsWith("watermark") && wm !== undefined ? wm.pos : s.pos);
+      this.at(pos, () => { throw e; });
+    }
   }
 }
 

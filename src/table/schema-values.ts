@@ -1,3 +1,4 @@
+import { getOwn } from "../types/own.js";
 import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
 import { newNodeId, type ValuesNode } from "../plan/nodes.js";
@@ -35,7 +36,7 @@ export function schemaValuesNode(schema: Schema<object>, rows: readonly unknown[
           throw new ValidationError(`${where()}: column '${k}' is ${computed ? "a computed column and cannot be given a value" : "not a physical column"} of [${names.join(", ")}]`);
         }
       }
-      values = names.map((n) => obj[n]);
+      values = names.map((n) => getOwn(obj, n));
     } else {
       throw new ValidationError(`${where()}: expected Row.of(...) or an object with the columns [${names.join(", ")}], got ${String(row)}`);
     }

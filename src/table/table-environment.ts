@@ -1,3 +1,5 @@
+import { resolveSchema } from "./schema-resolve.js";
+import { getOwn } from "../types/own.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { Decimal } from "decimal.js";
 import { ValidationError } from "../types/errors.js";
@@ -233,12 +235,19 @@ export class TableEnvironment {
    * Fails if a table of that name exists, unless `ignoreIfExists`.
    */
   createTable(name: string, descriptor: TableDescriptor<object>, ignoreIfExists = false): void {
+    this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, false, ignoreIfExists, false);
   }
 
   /** Registers a temporary connector table; it shadows a catalog table of the same name. */
   createTemporaryTable(name: string, descriptor: TableDescriptor<object>): void {
+    this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, true, false, this.views.has(name));
+  }
+
+  /** As Flink resolves a table's schema when it is created: a bad computed column or watermark fails here, not at the first query. */
+  private resolveAtCreate(descriptor: TableDescriptor<object>): void {
+    if (descriptor.schemaSpec) resolveSchema(descriptor.schemaSpec, this.planContext());
   }
 
   /** Drops a temporary connector table; false when there was none. */
@@ -365,7 +374,7 @@ function valuesNode(rowType: DataType, rows: readonly unknown[]): ValuesNode {
       for (const k of Object.keys(obj)) {
         if (!fields.some((f) => f.name === k)) throw new ValidationError(`${where()}: column '${k}' is not in [${schema.names.join(", ")}]`);
       }
-      values = fields.map((f) => obj[f.name]);
+      values = fields.map((f) => getOwn(obj, f.name));
     } else {
       throw new ValidationError(`${where()}: expected Row.of(...) or an object for row type ${rowType}, got ${String(row)}`);
     }
@@ -399,7 +408,7 @@ function inferredValues(values: readonly unknown[]): ValuesNode {
       if (extra !== undefined || missing !== undefined) {
         throw new ValidationError(`fromValues row ${i + 1}: ${extra !== undefined ? `column '${extra}' is not in row 1's columns` : `column '${missing}' is missing`} [${names.join(", ")}]`);
       }
-      return names.map((n) => (v as Record<string, unknown>)[n]);
+      return names.map((n) => getOwn(v as object, n));
     };
   } else if (values.some((v) => isRow(v) || isObj(v))) {
     throw new ValidationError("fromValues: mix of scalars, Row.of(...) and objects; give all rows in one form");

@@ -1,3 +1,4 @@
+import { setOwn } from "../types/own.js";
 import fc from "fast-check";
 import { Decimal } from "decimal.js";
 import { DataType } from "../types/data-type.js";
@@ -49,7 +50,7 @@ function arbitraryNonNull(type: DataType): fc.Arbitrary<unknown> {
 /** Plain objects of a ROW type (one property per field), typed as the ROW type's values. */
 export function arbitraryRecord<T extends object>(rowType: DataType<T | null>): fc.Arbitrary<T> {
   const shape: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const f of rowType.fields) shape[f.name] = arbitraryValue(f.type);
+  for (const f of rowType.fields) setOwn(shape, f.name, arbitraryValue(f.type));
   return fc.record(shape) as unknown as fc.Arbitrary<T>;
 }
 

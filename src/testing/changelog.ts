@@ -1,3 +1,4 @@
+import { hasOwn } from "../types/own.js";
 import { helpers } from "../expressions/helpers.js";
 import { Row, type RowKind } from "../types/row.js";
 
@@ -38,7 +39,7 @@ export function materialize<R extends object>(changelog: readonly ChangelogEntry
 
 function sameRow(a: object, b: object): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => helpers.eq((a as never)[k], (b as never)[k]));
+  return ka.length === Object.keys(b).length && ka.every((k) => hasOwn(b, k) && helpers.eq((a as never)[k], (b as never)[k]));
 }
 
 /** Sorts rows by their JSON form, for comparing multisets. */

@@ -1,3 +1,4 @@
+import { getOwn } from "../types/own.js";
 import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
 import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../types/row.js";
@@ -52,7 +53,7 @@ export class InputRows {
       for (const k of Object.keys(obj)) {
         if (!this.physical.has(k)) throw new ValidationError(`${where}: column '${k}' is not in the input columns [${this.physical.names.join(", ")}]`);
       }
-      values = cols.map((c) => obj[c.name]);
+      values = cols.map((c) => getOwn(obj, c.name));
     } else {
       throw new ValidationError(`${where}: expected Row.of(...) or an object with the columns [${this.physical.names.join(", ")}], got ${row === undefined ? "undefined" : String(row)}`);
     }

@@ -1,3 +1,4 @@
+import { getOwn } from "./own.js";
 import { Decimal } from "decimal.js";
 import { PositionalRow } from "./row.js";
 import type { DataType } from "./data-type.js";
@@ -164,8 +165,8 @@ export function toSqlString(type: DataType, v: unknown): string | null {
     case "ROW": {
       const obj = v as Record<string, unknown>;
       // a structured value prints its fields by name, as Flink prints a POJO column: (amount=6.99, currency=USD)
-      if (type.structuredClass !== undefined) return `(${type.fields.map((f) => `${f.name}=${toSqlString(f.type, obj[f.name]) ?? "NULL"}`).join(", ")})`;
-      return `(${type.fields.map((f) => toSqlString(f.type, obj[f.name]) ?? "NULL").join(", ")})`;
+      if (type.structuredClass !== undefined) return `(${type.fields.map((f) => `${f.name}=${toSqlString(f.type, getOwn(obj, f.name)) ?? "NULL"}`).join(", ")})`;
+      return `(${type.fields.map((f) => toSqlString(f.type, getOwn(obj, f.name)) ?? "NULL").join(", ")})`;
     }
     default:
       return String(v);
@@ -196,7 +197,7 @@ export function toJavaString(type: DataType | undefined, v: unknown): string {
       }
       case "ROW": {
         const obj = v as Record<string, unknown>;
-        return `+I[${type.fields.map((f) => toJavaString(f.type, obj[f.name])).join(", ")}]`;
+        return `+I[${type.fields.map((f) => toJavaString(f.type, getOwn(obj, f.name))).join(", ")}]`;
       }
       default:
     }

@@ -1,4 +1,5 @@
 import { untypedJavaString } from "./format.js";
+import { assignOwn } from "./own.js";
 
 /**
  * Row kinds of a changelog, with Flink's names and short strings.
@@ -69,8 +70,8 @@ export const Row = {
   },
   /** A keyed row object of a given kind: `Row.withKind(RowKind.DELETE, { sum: 23 })`. */
   withKind<T extends object>(kind: RowKind, row: T): KeyedRow<T> {
-    const out = Object.create(KIND_PROTOTYPES[kindFromShort(kind)]!);
-    return Object.assign(out, row);
+    const out = Object.create(KIND_PROTOTYPES[kindFromShort(kind)]!) as KeyedRow<T>;
+    return assignOwn(out, row);
   },
   /** The kind of a row produced by tablestream (`+I` for plain objects). */
   kindOf(row: object): RowKind {

@@ -47,10 +47,19 @@ export function tokenize(src: string, what: string): Token[] {
       continue;
     }
     if (ch === "`" || ch === '"') {
-      const close = src.indexOf(ch, i + 1);
-      if (close < 0) throw sqlParseError(`unterminated quoted identifier`, src, start, what);
-      out.push({ kind: "quoted", text: src.slice(i + 1, close), pos: start });
-      i = close + 1;
+      // inside a quoted identifier the doubled quote character stands for itself (`a``b` is a`b), as in Flink
+      let text = "";
+      i++;
+      for (;;) {
+        const close = src.indexOf(ch, i);
+        if (close < 0) throw sqlParseError(`unterminated quoted identifier`, src, start, what);
+        text += src.slice(i, close);
+        i = close + 1;
+        if (src[i] !== ch) break;
+        text += ch;
+        i++;
+      }
+      out.push({ kind: "quoted", text, pos: start });
       continue;
     }
     if (/[0-9]/.test(ch) || (ch === "." && /[0-9]/.test(src[i + 1] ?? ""))) {

@@ -1,3 +1,5 @@
+import { formatTimeOfDay, parseDateText, parseTimeText, parseTimestampText } from "./datetime-text.js";
+import { getOwn, setOwn } from "./own.js";
 import { Decimal } from "decimal.js";
 import { ValidationError } from "./errors.js";
 import { DataType, MAX_LENGTH } from "./data-type.js";
@@ -33,16 +35,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === Object.prototype;
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 const FLOAT_MAX = 3.4028234663852886e38;
 
-/** Whether y-m-d is a real calendar date (Date.parse accepts 2023-02-30). */
-function isCalendarDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
-  const last = m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
-  return d <= last;
-}
 
 /** Code points of a string: CHAR/VARCHAR lengths count characters, as Flink. */
 function charCount(s: string): number {
@@ -50,17 +44,14 @@ function charCount(s: string): number {
   for (const _ of s) n++;
   return n;
 }
-const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z)?$/;
-
-/** Parses `YYYY-MM-DD HH:mm[:ss[.fff]]` as UTC; returns undefined when malformed or below-millisecond digits are set. */
+/**
+ * Parses timestamp text (see datetime-text.ts) as UTC; undefined when malformed or when non-zero digits below
+ * the millisecond are set (they cannot be represented).
+ */
 export function parseTimestamp(s: string): Date | undefined {
-  const m = TIMESTAMP_RE.exec(s);
-  if (!m) return undefined;
-  const frac = m[7] ?? "";
-  if (frac.length > 3 && /[1-9]/.test(frac.slice(3))) return undefined;
-  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(frac.slice(0, 3).padEnd(3, "0")));
-  const d = new Date(ms);
-  return Number.isNaN(ms) || d.getUTCMonth() !== +m[2]! - 1 ? undefined : d;
+  const t = parseTimestampText(s);
+  if (!t.ok || /[1-9]/.test(t.value.fraction.slice(3))) return undefined;
+  return new Date(t.value.epochMillis);
 }
 
 /**
@@ -116,10 +107,10 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
         }
         return value.toISOString().slice(0, 10);
       }
-      const m = typeof value === "string" ? DATE_RE.exec(value) : null;
-      if (!m) fail(where, type, value, `value ${typeof value === "string" ? `'${value}'` : String(value)} (${describe(value)}) is not a date 'YYYY-MM-DD'`);
-      if (!isCalendarDate(+m[1]!, +m[2]!, +m[3]!)) fail(where, type, value, `'${value}' is not a calendar date`);
-      return value;
+      if (typeof value !== "string") fail(where, type, value, `value ${String(value)} (${describe(value)}) is not a date 'YYYY-MM-DD'`);
+      const d = parseDateText(value);
+      if (!d.ok) fail(where, type, value, `'${value}' is not a date 'YYYY-MM-DD': ${d.reason}`);
+      return d.value;
     }
     case "TIME":
       return coerceTime(type, value, where);
@@ -128,12 +119,15 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
       let d: Date | undefined;
       if (value instanceof Date) d = value;
       else if (typeof value === "number" && Number.isInteger(value)) d = new Date(value);
-      else if (typeof value === "string") d = parseTimestamp(value);
-      if (!d || Number.isNaN(d.getTime())) {
-        fail(where, type, value, typeof value === "string"
-          ? `'${value}' is not a timestamp of the form 'YYYY-MM-DD HH:mm:ss[.SSS]' (sub-millisecond digits cannot be represented)`
-          : undefined);
+      else if (typeof value === "string") {
+        const t = parseTimestampText(value);
+        if (!t.ok) fail(where, type, value, `'${value}' is not a timestamp of the form 'YYYY-MM-DD HH:mm:ss[.SSS]': ${t.reason}`);
+        if (/[1-9]/.test(t.value.fraction.slice(3))) {
+          fail(where, type, value, `'${value}' is not a timestamp of the form 'YYYY-MM-DD HH:mm:ss[.SSS]' (sub-millisecond digits cannot be represented)`);
+        }
+        d = new Date(t.value.epochMillis);
       }
+      if (!d || Number.isNaN(d.getTime())) fail(where, type, value);
       const p = type.precision ?? 6;
       if (p < 3) {
         const unit = 10 ** (3 - p);
@@ -174,17 +168,15 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
 
 /** TIME(p) values are `HH:mm:ss` plus p fraction digits (p <= 3: milliseconds); `HH:mm` is accepted. */
 function coerceTime(type: DataType, value: unknown, where: Where): string {
-  const m = typeof value === "string" ? TIME_RE.exec(value) : null;
-  if (!m) return fail(where, type, value, `value ${typeof value === "string" ? `'${value}'` : String(value)} (${describe(value)}) is not a time 'HH:mm:ss[.SSS]'`);
-  const [h, mi, s] = [+m[1]!, +m[2]!, +(m[3] ?? 0)];
-  if (h > 23 || mi > 59 || s > 59) fail(where, type, value, `'${value}' is not a time of day`);
-  const fraction = (m[4] ?? "").replace(/0+$/, "");
+  if (typeof value !== "string") return fail(where, type, value, `value ${String(value)} (${describe(value)}) is not a time 'HH:mm:ss[.SSS]'`);
+  const t = parseTimeText(value);
+  if (!t.ok) return fail(where, type, value, `'${value}' is not a time 'HH:mm:ss[.SSS]': ${t.reason}`);
+  const fraction = t.value.fraction.replace(/0+$/, "");
   const p = Math.min(type.precision ?? 0, 3);
   if (fraction.length > p) {
     fail(where, type, value, `time '${value}' has more fractional digits than ${type} allows${p === 3 ? " (TIME values have millisecond precision)" : ""}`);
   }
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${pad(h)}:${pad(mi)}:${pad(s)}${p > 0 ? "." + fraction.padEnd(p, "0") : ""}`;
+  return formatTimeOfDay(t.value, p);
 }
 
 function coerceRow(type: DataType, value: unknown, where: Where): Record<string, unknown> {
@@ -192,12 +184,13 @@ function coerceRow(type: DataType, value: unknown, where: Where): Record<string,
   // a structured type keeps its class (Flink's POJO conversion class): toArray() rows hold instances
   const cls = type.structuredClass;
   const out = (cls !== undefined ? new cls() : {}) as Record<string, unknown>;
+  const put = (f: { name: string }, v: unknown) => setOwn(out, f.name, v);
   if (value instanceof PositionalRow || Array.isArray(value)) {
     const vals = value instanceof PositionalRow ? value.values : value;
     if (vals.length !== fields.length) {
       fail(where, type, value, `row has ${vals.length} fields but ${type} has ${fields.length}`);
     }
-    fields.forEach((f, i) => { out[f.name] = coerceValue(f.type, vals[i], () => `${where()}.${f.name}`); });
+    fields.forEach((f, i) => { put(f, coerceValue(f.type, vals[i], () => `${where()}.${f.name}`)); });
     return out;
   }
   if (!isPlainObject(value)) fail(where, type, value);
@@ -206,7 +199,7 @@ function coerceRow(type: DataType, value: unknown, where: Where): Record<string,
       fail(where, type, value, `field '${k}' is not in ${type}`);
     }
   }
-  for (const f of fields) out[f.name] = coerceValue(f.type, value[f.name], () => `${where()}.${f.name}`);
+  for (const f of fields) put(f, coerceValue(f.type, getOwn(value, f.name), () => `${where()}.${f.name}`));
   return out;
 }
 

@@ -66,3 +66,33 @@ describe("CSV parser", () => {
     }), { numRuns: 300 });
   });
 });
+
+describe("CSV positions across read chunks (issue 7)", () => {
+  // records whose quoted fields hold CRLF, LF and CR line breaks, then one malformed record
+  const field = fc.oneof(
+    fc.constantFrom("a", "b c", "\"\""),
+    fc.array(fc.constantFrom("x", "\r\n", "\n", "\r", "\"\""), { minLength: 1, maxLength: 5 }).map((parts) => `"${parts.join("")}"`),
+  );
+  const record = fc.array(field, { minLength: 1, maxLength: 3 }).map((fs) => fs.join(","));
+  const lineBreak = fc.constantFrom("\n", "\r\n", "\r");
+  /** The line each record starts on, counted on the whole text: every \r\n, \n or \r is one line break. */
+  const breaks = (s: string) => (s.match(/\r\n|\r|\n/g) ?? []).length;
+
+  it("property: record lines and the malformed record's line and column do not depend on the chunk size", () => {
+    fc.assert(fc.property(fc.array(fc.tuple(record, lineBreak), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 12 }), (recs, size) => {
+      let text = "";
+      const expectedLines: number[] = [];
+      for (const [r, nl] of recs) {
+        expectedLines.push(breaks(text) + 1);
+        text += r + nl;
+      }
+      const badLine = breaks(text) + 1;
+      text += "ok,\"closed\"junk\r\nlast\r\n";
+      const chunks: string[] = [];
+      for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+      const { records, errors } = parse(chunks);
+      expect(records.map(([l]) => l)).toEqual([...expectedLines, badLine + 1]);
+      expect(errors.map(([l, c]) => [l, c])).toEqual([[badLine, 2]]);
+    }), { numRuns: 300 });
+  });
+});

@@ -92,7 +92,7 @@ describe("filesystem connector", () => {
       `filesystem table 't': file '${file}', line 1: expected 9 field(s) [name, age, score, price, ok, day, ts, lts, tags], got 2 (set 'csv.ignore-parse-errors' to skip such lines)`));
     writeFileSync(file, "a,1,1,1,true,2025-13-01,,,\n");
     await expect(e.from("t").execute().toArray()).rejects.toThrow(
-      new ExecutionError(`filesystem table 't': file '${file}', line 1, column 6 ('day'): '2025-13-01' is not a calendar date (set 'csv.ignore-parse-errors' to skip such lines)`));
+      new ExecutionError(`filesystem table 't': file '${file}', line 1, column 6 ('day'): '2025-13-01' is not a date 'YYYY-MM-DD': month 13 is not in 1..12 (set 'csv.ignore-parse-errors' to skip such lines)`));
     writeFileSync(file, "a,1,1,1,true,,,,\n\"unclosed,1\n");
     await expect(e.from("t").execute().toArray()).rejects.toThrow(new ExecutionError(
       `filesystem table 't': file '${file}', line 2, column 1 ('name'): malformed CSV: a quoted field opened on line 2 is not closed at the end of the file (set 'csv.ignore-parse-errors' to skip such lines)`));

@@ -70,9 +70,9 @@ describe("fromValues rejects values that do not fit their declared type, naming 
   });
 
   it("a DATE or TIME that does not exist", () => {
-    expect(rejected(DataTypes.DATE(), "2024-02-29", "2023-02-29").message).toBe("fromValues row 2, column 'c': '2023-02-29' is not a calendar date");
-    expect(rejected(DataTypes.DATE(), "2024-02-29", "2024/02/29").message).toBe("fromValues row 2, column 'c': value '2024/02/29' (string) is not a date 'YYYY-MM-DD'");
-    expect(rejected(DataTypes.TIME(), "10:00", "25:00").message).toBe("fromValues row 2, column 'c': '25:00' is not a time of day");
+    expect(rejected(DataTypes.DATE(), "2024-02-29", "2023-02-29").message).toBe("fromValues row 2, column 'c': '2023-02-29' is not a date 'YYYY-MM-DD': day 29 is not in 1..28 of 2023-02");
+    expect(rejected(DataTypes.DATE(), "2024-02-29", "2024/02/29").message).toBe("fromValues row 2, column 'c': '2024/02/29' is not a date 'YYYY-MM-DD': expected 'yyyy-MM-dd[ HH:mm[:ss[.fraction]]]'");
+    expect(rejected(DataTypes.TIME(), "10:00", "25:00").message).toBe("fromValues row 2, column 'c': '25:00' is not a time 'HH:mm:ss[.SSS]': hour 25 is not in 0..23");
     expect(rejected(DataTypes.TIME(0), "10:00", "10:00:00.5").message).toBe("fromValues row 2, column 'c': time '10:00:00.5' has more fractional digits than TIME(0) allows");
   });
 

@@ -1,9 +1,11 @@
+import { getOwn, setOwn } from "../../types/own.js";
 import { Decimal } from "decimal.js";
 import { TableError } from "../../types/errors.js";
 import type { DataType } from "../../types/data-type.js";
 import { formatDouble, formatFloat, formatTimestampSql } from "../../types/format.js";
 import { coerceValue } from "../../types/values.js";
 import type { CsvFormat } from "./format.js";
+import { JsonNumber } from "./json-exact.js";
 
 /**
  * Values <-> text of the filesystem formats. Every decoder either returns a value of the column's type
@@ -69,14 +71,15 @@ export function decodeText(type: DataType, s: string, f: CsvFormat): unknown {
 }
 
 /** A value of a JSON document as a value of `type` (numbers in strings accepted, as Flink does). */
-export function decodeJson(type: DataType, v: unknown): unknown {
+export function decodeJson(type: DataType, v: unknown, failOnMissing = false): unknown {
   if (v === null) return null;
   const root = type.root;
-  if (INTEGERS.includes(root) && typeof v === "string" && INT_RE.test(v.trim())) return coerce(type, Number(v.trim()));
+  if (v instanceof JsonNumber) return decodeJsonNumber(type, v.text);
+  if (INTEGERS.includes(root) && typeof v === "string" && INT_RE.test(v.trim())) return exactly(type, v.trim(), BigInt(v.trim()));
   switch (root) {
     case "CHAR":
     case "VARCHAR":
-      return coerce(type, typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
+      return coerce(type, typeof v === "string" ? v : typeof v === "object" ? stringifyExact(v) : String(v));
     case "FLOAT":
     case "DOUBLE":
       if (typeof v === "string" && FLOAT_RE.test(v.trim())) return Number(v.trim());
@@ -87,23 +90,56 @@ export function decodeJson(type: DataType, v: unknown): unknown {
     case "ARRAY": {
       if (!Array.isArray(v)) throw new FieldError(`expected a JSON array for ${type}, got ${JSON.stringify(v)}`);
       const el = type.elementType!;
-      return v.map((x) => decodeJson(el, x));
+      return v.map((x) => decodeJson(el, x, failOnMissing));
     }
     case "MAP": {
       if (typeof v !== "object" || Array.isArray(v)) throw new FieldError(`expected a JSON object for ${type}, got ${JSON.stringify(v)}`);
       const m = new Map<unknown, unknown>();
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, decodeJson(type.valueType!, x));
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, decodeJson(type.valueType!, x, failOnMissing));
       return m;
     }
     case "ROW": {
       if (typeof v !== "object" || Array.isArray(v)) throw new FieldError(`expected a JSON object for ${type}, got ${JSON.stringify(v)}`);
-      const o = v as Record<string, unknown>;
       const out: Record<string, unknown> = {};
-      for (const f of type.fields) out[f.name] = decodeJson(f.type, o[f.name] ?? null);
+      for (const f of type.fields) {
+        const x = getOwn(v, f.name);
+        if (x === undefined && failOnMissing) throw new FieldError(`field '${f.name}' of ${type} is missing (json.fail-on-missing-field)`);
+        setOwn(out, f.name, decodeJson(f.type, x ?? null, failOnMissing));
+      }
       return out;
     }
     default:
       return coerce(type, v);
+  }
+}
+
+/** JSON text of a parsed value, numbers kept as written (JsonNumber) — a STRING column given an object or array. */
+function stringifyExact(v: unknown): string {
+  if (v instanceof JsonNumber) return v.text;
+  if (Array.isArray(v)) return `[${v.map(stringifyExact).join(",")}]`;
+  if (v !== null && typeof v === "object") return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${stringifyExact((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  return JSON.stringify(v);
+}
+
+/** Coerces `value` read from `text`; an error quotes the text as written. */
+function exactly(type: DataType, text: string, value: unknown): unknown {
+  try {
+    return coerce(type, value);
+  } catch (e) {
+    if (e instanceof FieldError) throw new FieldError(`number ${text} does not fit ${type}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** A JSON number kept as its text (json-exact.ts): DECIMAL and BIGINT from the digits as written. */
+function decodeJsonNumber(type: DataType, text: string): unknown {
+  const root = type.root;
+  if (INTEGERS.includes(root) && /^-?[0-9]+$/.test(text)) return exactly(type, text, BigInt(text));
+  switch (root) {
+    case "DECIMAL": return exactly(type, text, text);
+    case "CHAR":
+    case "VARCHAR": return coerce(type, text);
+    default: return exactly(type, text, Number(text));
   }
 }
 
@@ -184,12 +220,12 @@ export function encodeJson(type: DataType, v: unknown, iso: boolean): unknown {
       return (v as unknown[]).map((x) => encodeJson(type.elementType!, x, iso));
     case "MAP": {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of v as Map<unknown, unknown>) o[String(k)] = encodeJson(type.valueType!, x, iso);
+      for (const [k, x] of v as Map<unknown, unknown>) setOwn(o, String(k), encodeJson(type.valueType!, x, iso));
       return o;
     }
     case "ROW": {
       const o: Record<string, unknown> = {};
-      for (const f of type.fields) o[f.name] = encodeJson(f.type, (v as Record<string, unknown>)[f.name], iso);
+      for (const f of type.fields) setOwn(o, f.name, encodeJson(f.type, getOwn(v as object, f.name), iso));
       return o;
     }
     default:

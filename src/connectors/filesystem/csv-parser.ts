@@ -52,6 +52,8 @@ export class CsvParser {
   /** A `\r` ended the previous chunk: a `\n` starting the next one belongs to it. */
   private pendingCR = false;
   private recordStarted = false;
+  /** The last character read inside quotes was `\r` (a `\n` right after it is the same line break). */
+  private quotedCR = false;
   private readonly d: number;
   private readonly q: number;
   private readonly e: number;
@@ -83,7 +85,7 @@ export class CsvParser {
             this.recordLine = this.line;
             if (this.o.comments && c === 35 /* # */) { this.state = S.SkipLine; continue; }
           }
-          if (c === Q) { this.state = S.Quoted; this.quotedStart = this.line; run = i + 1; continue; }
+          if (c === Q) { this.state = S.Quoted; this.quotedStart = this.line; this.quotedCR = false; run = i + 1; continue; }
           if (c === D) { this.fields.push(this.unquoted("")); run = i + 1; continue; }
           if (nl) { this.fields.push(this.unquoted("")); i = this.endRecord(chunk, i); run = i + 1; continue; }
           this.state = S.Unquoted;
@@ -99,8 +101,10 @@ export class CsvParser {
           }
           continue;
         case S.Quoted:
-          if (c === 10) this.line++;
-          else if (c === 13 && chunk.charCodeAt(i + 1) !== 10) this.line++;
+          // a line break inside quotes counts once: `\r\n` is one, even when a chunk ends between the two
+          if (c === 13) this.line++;
+          else if (c === 10 && !this.quotedCR) this.line++;
+          this.quotedCR = c === 13;
           if (c === E) { this.field += chunk.slice(run, i); this.state = S.Escaped; continue; }
           if (c === Q) {
             this.field += chunk.slice(run, i);
@@ -109,7 +113,9 @@ export class CsvParser {
           }
           continue;
         case S.Escaped:
-          if (c === 10) this.line++;
+          if (c === 13) this.line++;
+          else if (c === 10 && !this.quotedCR) this.line++;
+          this.quotedCR = c === 13;
           this.field += chunk[i];
           this.state = S.Quoted;
           run = i + 1;

@@ -1,3 +1,4 @@
+import { getOwn } from "../../types/own.js";
 import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { MetricGroup } from "../../exec/metrics.js";
@@ -8,6 +9,7 @@ import type { ConnectorTable } from "../../table/table-descriptor.js";
 import type { DataType } from "../../types/data-type.js";
 import { decodeJson, decodeText, FieldError } from "./codec.js";
 import { CsvParser } from "./csv-parser.js";
+import { parseJsonLine } from "./json-exact.js";
 import type { CsvFormat, FileFormat } from "./format.js";
 import { describeThrown } from "../../types/describe-thrown.js";
 
@@ -16,7 +18,7 @@ const READ_AHEAD = 8192;
 
 /** One unit read from a file: a parsed record, or a syntax error the parser reported. */
 type Item =
-  | { readonly kind: "record"; readonly line: number; readonly fields: readonly (string | null)[] | Record<string, unknown> }
+  | { readonly kind: "record"; readonly line: number; readonly fields: readonly (string | null)[] | Record<string, unknown>; readonly text?: string }
   | { readonly kind: "malformed"; readonly line: number; readonly column?: number; readonly message: string };
 
 /** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
@@ -155,17 +157,31 @@ export class FileSourceReader implements SourceReader {
         const obj = item.fields as Record<string, unknown>;
         const failOnMissing = this.format.kind === "json" && this.format.failOnMissingField;
         for (; i < types.length; i++) {
-          const v = obj[this.names[i]!];
+          const v = getOwn(obj, this.names[i]!);
           if (v === undefined && failOnMissing) throw new FieldError("the field is missing (json.fail-on-missing-field)");
-          row[i] = decodeJson(types[i]!, v === undefined ? null : v);
+          row[i] = decodeJson(types[i]!, v === undefined ? null : v, failOnMissing);
           if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
         }
       }
     } catch (e) {
       if (!(e instanceof FieldError)) throw e;
-      return this.malformed(`${this.where(item.line, i + 1)}: ${e.message}`);
+      // a JSON line read through doubles: read it again keeping every number's text, so the error quotes it as written
+      const exact = item.text === undefined || Array.isArray(item.fields) ? undefined : this.exactError(item.text, i);
+      return this.malformed(`${this.where(item.line, i + 1)}: ${(exact ?? e).message}`);
     }
     return row;
+  }
+
+  /** The FieldError of column i when a JSON line is decoded with all numbers as written, if any. */
+  private exactError(text: string, i: number): FieldError | undefined {
+    try {
+      const obj = parseJsonLine(text, true) as Record<string, unknown>;
+      const v = getOwn(obj, this.names[i]!);
+      decodeJson(this.types[i]!, v === undefined ? null : v);
+    } catch (e) {
+      if (e instanceof FieldError) return e;
+    }
+    return undefined;
   }
 
   private malformed(message: string): undefined {
@@ -262,7 +278,7 @@ async function* jsonItems(stream: ReadStream): AsyncGenerator<Item[]> {
     if (t.trim() === "") return;
     let v: unknown;
     try {
-      v = JSON.parse(t);
+      v = parseJsonLine(t);
     } catch (e) {
       const msg = (e as Error).message;
       const pos = /position (\d+)/.exec(msg);
@@ -273,7 +289,7 @@ async function* jsonItems(stream: ReadStream): AsyncGenerator<Item[]> {
       out.push({ kind: "malformed", line, message: `expected a JSON object, got ${t.length > 40 ? t.slice(0, 40) + "..." : t}` });
       return;
     }
-    out.push({ kind: "record", line, fields: v as Record<string, unknown> });
+    out.push({ kind: "record", line, fields: v as Record<string, unknown>, text: t });
   };
   for await (const chunk of stream) {
     const text = rest + (chunk as string);

@@ -1,3 +1,4 @@
+import { setOwn } from "../../types/own.js";
 import { closeSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -58,7 +59,7 @@ export class FileSinkWriter implements SinkWriter {
   private jsonLine(row: readonly unknown[]): string {
     const o: Record<string, unknown> = {};
     const iso = this.format.kind === "json" && this.format.isoTimestamps;
-    for (let i = 0; i < this.types.length; i++) o[this.names[i]!] = encodeJson(this.types[i]!, row[i], iso);
+    for (let i = 0; i < this.types.length; i++) setOwn(o, this.names[i]!, encodeJson(this.types[i]!, row[i], iso));
     return JSON.stringify(o);
   }
 

@@ -2,6 +2,7 @@ import { ExecutionError, TableError, TableRuntimeException } from "../../../type
 import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../../../types/row.js";
 import { MAX_LENGTH, type DataType } from "../../../types/data-type.js";
 import type { Column } from "../../../types/resolved-schema.js";
+import { readOwnSource } from "../../../types/own.js";
 import { coerceValue } from "../../../types/values.js";
 import type { Output } from "../../operator.js";
 import { type ChangelogMode, INSERT_ONLY, modeToString } from "../../../plan/changelog-mode.js";
@@ -88,7 +89,7 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
   };
   let read: string;
   if (isRow) {
-    const byName = fields.map((f, i) => `x${i}=v[${JSON.stringify(f.name)}];`).join("");
+    const byName = fields.map((f, i) => `x${i}=${readOwnSource("v", f.name)};`).join("");
     const byPos = fields.map((_, i) => `x${i}=v.values[${i}];`).join("");
     read = `if(v instanceof h.P){if(v.values.length!==${n})h.arity(v.values.length);k=h.kind(v.kind);${byPos}}`
       + `else if(v!==null&&typeof v==="object"){const s=v[h.RK];if(s!==undefined)k=h.kind(s);${byName}}else h.notRow(v);`;

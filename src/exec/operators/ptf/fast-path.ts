@@ -1,3 +1,4 @@
+import { readOwnSource, writeOwnSource } from "../../../types/own.js";
 import type { ValueStateSlot } from "./value-state.js";
 
 /** What the generated per-row function reads and writes on its operator. */
@@ -47,10 +48,10 @@ export function fastPath(spec: FastPathSpec): (kind: number, row: unknown[]) => 
   const idx = Array.from({ length: n }, (_, i) => i);
   const key = spec.keyColumn >= 0 ? `row[${spec.keyColumn}]` : "K(row)";
   const decl = idx.map((i) => `M${i}=S[${i}].map,F${i}=S[${i}].fresh`);
-  const load = idx.map((i) => `let l${i}=M${i}.get(key),n${i}=false;if(l${i}===undefined){l${i}=F${i}();n${i}=true;}H[${JSON.stringify(spec.names[i]!)}]=l${i};`).join("");
+  const load = idx.map((i) => `let l${i}=M${i}.get(key),n${i}=false;if(l${i}===undefined){l${i}=F${i}();n${i}=true;}${writeOwnSource("H", spec.names[i]!, `l${i}`)}`).join("");
   const store = idx.map((i) => {
     const fs = spec.slots[i]!.fields;
-    const empty = fs.length === 0 ? "true" : fs.map((f) => `l${i}[${JSON.stringify(f)}]==null`).join("&&");
+    const empty = fs.length === 0 ? "true" : fs.map((f) => `${readOwnSource(`l${i}`, f)}==null`).join("&&");
     return `{const s=S[${i}];if(s.cleared){s.cleared=false;if(!n${i})M${i}.delete(key);}else if(${empty}){if(!n${i})M${i}.delete(key);}else if(n${i})M${i}.set(key,l${i});}`;
   }).join("");
   const src = `"use strict";${decl.length > 0 ? `const ${decl.join(",")};` : ""}`

@@ -1,3 +1,4 @@
+import { setOwn } from "../../../types/own.js";
 import type { ResolvedPtfCall } from "../../../ptf/resolved-call.js";
 import type { ValueStateDecl } from "../../../ptf/state.js";
 import { resolveStateTtls } from "../../../ptf/state-ttl.js";
@@ -220,7 +221,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   private addView(v: AnyView, clearables: Clearable[], shared: boolean): void {
     v.broadcast = shared;
     (shared ? this.bViews : this.views).push(v);
-    this.stateHolder[v.name] = v;
+    setOwn(this.stateHolder, v.name, v);
     clearables.push(v);
   }
 
@@ -547,9 +548,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
    */
   peekState(key: unknown, now: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const s of this.call.fn.states) out[s.name] = undefined;
-    for (const s of this.slots) out[s.name] = s.peek(key, now);
-    for (const v of this.views) out[v.name] = v.peek(key, now);
+    for (const s of this.call.fn.states) setOwn(out, s.name, undefined);
+    for (const s of this.slots) setOwn(out, s.name, s.peek(key, now));
+    for (const v of this.views) setOwn(out, v.name, v.peek(key, now));
     return out;
   }
 

@@ -1,3 +1,4 @@
+import { getOwn } from "../../../types/own.js";
 import { helpers } from "../../../expressions/helpers.js";
 import { isResolvedPtfCall, type ResolvedPtfCall } from "../../../ptf/resolved-call.js";
 import { duplicateUidMessage } from "../../../ptf/uid.js";
@@ -77,8 +78,8 @@ function sameCall(a: ProcessNode, b: ProcessNode): boolean {
   if (!x.tables.every((t, i) => JSON.stringify(t.orderBy) === JSON.stringify(y.tables[i]!.orderBy))) return false;
   const names = Object.keys(x.scalars);
   return names.every((n) => {
-    const u = x.scalars[n];
-    const v = y.scalars[n];
+    const u = getOwn(x.scalars, n);
+    const v = getOwn(y.scalars, n);
     return u === v || (u !== null && v !== null && typeof u === "object" && helpers.eq(u, v));
   });
 }

@@ -4,6 +4,7 @@ import { KIND_PROTOTYPES, ROW_KIND } from "../../../types/row.js";
 import type { DataType } from "../../../types/data-type.js";
 import { toJavaString } from "../../../types/format.js";
 import type { ResolvedSchema } from "../../../types/resolved-schema.js";
+import { getOwn, setOwn, writeOwnSource } from "../../../types/own.js";
 import { coerceValue } from "../../../types/values.js";
 
 /**
@@ -23,14 +24,14 @@ interface Field {
 function rowToString(fields: readonly Field[]): () => string {
   return function (this: Record<string | symbol, unknown>) {
     const parts = new Array<string>(fields.length);
-    for (let i = 0; i < fields.length; i++) parts[i] = toJavaString(fields[i]!.type, this[fields[i]!.name]);
+    for (let i = 0; i < fields.length; i++) parts[i] = toJavaString(fields[i]!.type, getOwn(this, fields[i]!.name));
     return `${(this[ROW_KIND] as string | undefined) ?? "+I"}[${parts.join(", ")}]`;
   };
 }
 
 /** Generates row classes for `fields`; `convert[i]` (if any) converts the i-th positional value. */
 function keyedRowMaker(fields: readonly Field[], convert: readonly (((v: unknown) => unknown) | undefined)[]): RowMaker {
-  const assigns = fields.map((f, i) => `this[${JSON.stringify(f.name)}]=${convert[i] ? `cv[${i}](r[${i}])` : `r[${i}]`};`).join("");
+  const assigns = fields.map((f, i) => writeOwnSource("this", f.name, convert[i] ? `cv[${i}](r[${i}])` : `r[${i}]`)).join("");
   const toString = rowToString(fields);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function("P", "cv", "ts", `"use strict";
@@ -58,7 +59,7 @@ export function typedRowMaker(declared: DataType, sourceTypes: readonly DataType
     const o = new cls() as Record<string, unknown>;
     for (let i = 0; i < names.length; i++) {
       const c = convert[i];
-      o[names[i]!] = c ? c(r[i]) : r[i];
+      setOwn(o, names[i]!, c ? c(r[i]) : r[i]);
     }
     return o;
   };
@@ -90,7 +91,7 @@ export function converter(from: DataType, to: DataType): ((v: unknown) => unknow
   if (to.root === "ROW" && from.root === "ROW") {
     const sourceNames = from.fields.map((f) => f.name);
     const make = typedRowMaker(to, from.fields.map((f) => f.type));
-    return (v) => (v === null ? null : make(0, sourceNames.map((n) => (v as Record<string, unknown>)[n])));
+    return (v) => (v === null ? null : make(0, sourceNames.map((n) => getOwn(v as object, n))));
   }
   if (to.root === "ARRAY" && from.root === "ARRAY") {
     const el = converter(from.elementType!, to.elementType!);

@@ -1,3 +1,4 @@
+import { writeOwnSource } from "../../../types/own.js";
 import type { ValueStateSlot } from "./value-state.js";
 
 /** A data view as the operator drives it around eval: bound to a key before, released after. */
@@ -28,7 +29,7 @@ export function stateAccess(slots: readonly ValueStateSlot[], names: readonly st
     ...slots.map((_, i) => `s${i}=S[${i}],l${i}=null`),
     ...views.map((_, i) => `v${i}=V[${i}]`),
   ];
-  const load = slots.map((_, i) => `l${i}=s${i}.load(key,now);H[${JSON.stringify(names[i]!)}]=l${i};`).join("")
+  const load = slots.map((_, i) => `l${i}=s${i}.load(key,now);${writeOwnSource("H", names[i]!, `l${i}`)}`).join("")
     + views.map((_, i) => `v${i}.enter(key,now);`).join("");
   const store = slots.map((_, i) => `s${i}.store(key,l${i},now);`).join("")
     + views.map((_, i) => `v${i}.leave();`).join("");

@@ -1,4 +1,5 @@
 import { Decimal } from "decimal.js";
+import { setOwn } from "../../../types/own.js";
 
 /**
  * Copies of state values for checkpoints: a snapshot must not change when eval later mutates the live
@@ -13,6 +14,6 @@ export function copyValue<T>(v: T): T {
   if (Decimal.isDecimal(v)) return v; // immutable
   const proto = Object.getPrototypeOf(v) as object | null;
   const out = Object.create(proto) as Record<string, unknown>;
-  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k]);
+  for (const k of Object.keys(v)) setOwn(out, k, copyValue((v as Record<string, unknown>)[k]));
   return out as T;
 }

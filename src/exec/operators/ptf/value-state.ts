@@ -1,4 +1,5 @@
 import type { ValueStateDecl } from "../../../ptf/state.js";
+import { getOwn, setOwn, isInheritedName } from "../../../types/own.js";
 import { nullRowMaker } from "./rows.js";
 import { copyValue } from "./state-copy.js";
 import { TtlCleaner } from "./ttl-cleaner.js";
@@ -22,6 +23,7 @@ export class ValueStateSlot {
   readonly fresh: () => object;
   /** The fields whose values make up the state (all null = no state). */
   readonly fields: readonly string[];
+  private readonly inherited: readonly boolean[];
   /** Field values before eval (TTL only): to see whether eval changed the state. */
   private readonly before: unknown[];
   private isNew = false;
@@ -31,6 +33,7 @@ export class ValueStateSlot {
 
   constructor(readonly name: string, decl: ValueStateDecl<unknown>, readonly ttl: number) {
     this.fields = decl.fields;
+    this.inherited = decl.fields.map(isInheritedName);
     this.fresh = freshFactory(decl);
     this.before = new Array<unknown>(this.fields.length);
     if (ttl > 0) {
@@ -59,7 +62,7 @@ export class ValueStateSlot {
     }
     if (times !== undefined) {
       const f = this.fields;
-      for (let i = 0; i < f.length; i++) this.before[i] = (v as Record<string, unknown>)[f[i]!];
+      for (let i = 0; i < f.length; i++) this.before[i] = this.field(v, i);
     }
     return v;
   }
@@ -121,10 +124,16 @@ export class ValueStateSlot {
     this.times?.delete(key);
   }
 
+  /** Field i of a state object (own properties only; a plain read where no inherited member shares the name). */
+  private field(v: object, i: number): unknown {
+    const name = this.fields[i]!;
+    return this.inherited[i] ? getOwn(v, name) : (v as Record<string, unknown>)[name];
+  }
+
   private isEmpty(v: object): boolean {
     const f = this.fields;
     for (let i = 0; i < f.length; i++) {
-      const x = (v as Record<string, unknown>)[f[i]!];
+      const x = this.field(v, i);
       if (x !== null && x !== undefined) return false;
     }
     return true;
@@ -134,7 +143,7 @@ export class ValueStateSlot {
   private changed(v: object): boolean {
     const f = this.fields;
     for (let i = 0; i < f.length; i++) {
-      const x = (v as Record<string, unknown>)[f[i]!];
+      const x = this.field(v, i);
       if (x !== this.before[i] || (x !== null && typeof x === "object")) return true;
     }
     return false;
@@ -154,7 +163,8 @@ function freshFactory(decl: ValueStateDecl<unknown>): () => object {
   const primitive = keys.every((k) => { const v = defaults[k]; return v === null || typeof v !== "object"; });
   if (primitive) {
     // one object literal per fresh key: a stable hidden class, no cloning
-    const body = keys.map((k, i) => `${JSON.stringify(k)}:d[${i}]`).join(",");
+    // (a computed key defines an own property: a plain `"__proto__":` key would set the prototype)
+    const body = keys.map((k, i) => `${isInheritedName(k) ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:d[${i}]`).join(",");
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     return new Function("d", `"use strict";return function(){return {${body}};};`)(keys.map((k) => defaults[k])) as () => object;
   }
@@ -162,7 +172,7 @@ function freshFactory(decl: ValueStateDecl<unknown>): () => object {
     const o: Record<string, unknown> = {};
     for (const k of keys) {
       const v = defaults[k];
-      o[k] = v === null || typeof v !== "object" ? v : structuredClone(v);
+      setOwn(o, k, v === null || typeof v !== "object" ? v : structuredClone(v));
     }
     return o;
   };
