@@ -36,11 +36,18 @@ function expandInside(e: ExprNode, schema: ResolvedSchema): ExprNode {
   }
 }
 
-function hasColumnFunction(e: ExprNode): boolean {
-  if (e.kind === "Column") return e.name === "*";
-  if (e.kind === "Call") return e.fn === "$withColumns" || e.fn === "$withoutColumns" || e.args.some(hasColumnFunction);
-  if (e.kind === "Agg") return e.args.some(hasColumnFunction);
-  if (e.kind === "Alias") return hasColumnFunction(e.expr);
+/** Whether a column function occurs anywhere in `root`; iterative, so a very deep expression reaches the depth check. */
+function hasColumnFunction(root: ExprNode): boolean {
+  const stack: ExprNode[] = [root];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (e.kind === "Column") { if (e.name === "*") return true; }
+    else if (e.kind === "Call") {
+      if (e.fn === "$withColumns" || e.fn === "$withoutColumns") return true;
+      stack.push(...e.args);
+    } else if (e.kind === "Agg") stack.push(...e.args);
+    else if (e.kind === "Alias") stack.push(e.expr);
+  }
   return false;
 }
 
