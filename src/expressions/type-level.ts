@@ -282,7 +282,7 @@ type UdfArgError<P extends readonly unknown[], V extends readonly unknown[], I e
   P extends readonly [infer PH, ...infer PR] ? (V extends readonly [infer VH, ...infer VR]
     ? (Category<PH> extends "ANY" ? UdfArgError<PR, VR, [...I, 0]>
       : IsCat<VH, Category<PH>> extends true ? UdfArgError<PR, VR, [...I, 0]>
-      : TErr<`argument ${[...I, 0]["length"]} of the function: expected ${Category<PH>}, got ${Category<VH>}`>)
+      : TErr<`argument ${[...I, 0]["length"] & number} of the function: expected ${Category<PH>}, got ${Category<VH>}`>)
     : never) : never;
 
 type UdfNullOf<P extends readonly unknown[], V extends readonly unknown[]> =

@@ -41,8 +41,9 @@ export function lateralJoin(
   if (!(fn instanceof TableFunction)) {
     throw new ValidationError(`${what}: function '${name}' is not a table function; ${what} takes a TableFunction call, got ${nodeToString(call)}`);
   }
-  const argTypes = call.args.map((a) => typeOf(a, input.schema, pc));
-  checkArguments(name, fn.params, argTypes, (i) => nodeToString(call.args[i]!), nodeToString(call));
+  const args = call.args; // (a const: TypeScript before 5.4 forgets the narrowing of `call` inside closures)
+  const argTypes = args.map((a) => typeOf(a, input.schema, pc));
+  checkArguments(name, fn.params, argTypes, (i) => nodeToString(args[i]!), nodeToString(call));
 
   const fnColumns = fn.columns;
   if (aliases && aliases.length !== fnColumns.length) {
