@@ -5,6 +5,8 @@ import { expectTypeOf } from "vitest";
 import {
   $, ArgumentTrait, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, Schema, TableEnvironment, descriptor, lit, scalarArg, tableArg,
 } from "../../src/index.js";
+import { Test } from "ts-toolbelt";
+import type { SchemaOf } from "./helpers.js";
 
 const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 const names = env.fromValues("Bob", "Alice").as("name");
@@ -106,3 +108,13 @@ events.partitionBy($("id")).process(Timed, descriptor("tss").asArgument("on_time
 env.fromCall(Timed, events.partitionBy($("id")).asArgument("input"), descriptor("tss").asArgument("on_time"));
 // @ts-expect-error "argument 'on_time' expects descriptor(<time column>)"
 events.partitionBy($("id")).process(Timed, lit("ts").asArgument("on_time"));
+
+// ---- output schemas, with ts-toolbelt's Test.checks (each check is 1 when the types are equal) --------------
+// (type tests are only compiled, never run, so the value-level Test.checks costs nothing)
+const thresholded = names.process(Threshold, 10);
+const timed = events.partitionBy($("id")).process(Timed, descriptor("ts"));
+Test.checks([
+  Test.check<SchemaOf<typeof thresholded>, { EXPR$0: string | null }, Test.Pass>(),
+  Test.check<SchemaOf<typeof timed>, { id: string | null; EXPR$0: string | null; rowtime: Date }, Test.Pass>(),
+  Test.check<SchemaOf<typeof timed>, { id: string | null; EXPR$0: string | null }, Test.Fail>(),
+]);
