@@ -45,7 +45,10 @@ declare const tableTypeError: unique symbol;
  * ```
  * No value has this type; docs/typing.md lists the messages.
  */
-export interface TableTypeError<Message extends string> { readonly [tableTypeError]: Message }
+export type TableTypeError<Message extends string> = { readonly [M in Message]: typeof tableTypeError };
+// (Keyed by the message itself, so that the compiler's elaboration begins with the sentence: "Property
+// 'column 'agee' is not in [age, name]' is missing in type ...". Its value type is a unique symbol that
+// is not exported, so no value has this type.)
 
 // ---------------------------------------------------------------------------------------------
 // Categories of TypeScript value types, as the SQL type families they stand for.

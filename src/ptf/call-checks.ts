@@ -155,9 +155,14 @@ export type CallProblem<F, I, A extends readonly unknown[]> =
         | ([Exclude<GivenNames<A>, keyof D | "on_time" | "uid">] extends [never] ? MissingProblem<D, I, A> | OnTimeMissing<D, I, A> : never)
     : never;
 
-/** Intersected with the function parameter: a call-level problem becomes a compile error there. */
-export type CheckCallAsWhole<F, I, A extends readonly unknown[]> =
-  [CallProblem<F, I, A>] extends [never] ? unknown : TableTypeError<FirstOf<CallProblem<F, I, A>> & string>;
+/**
+ * The type of the function parameter: `F` itself, or the error of a call-level problem. Not `F & error`,
+ * so that the message reads `... not assignable to parameter of type 'TableTypeError<"missing required
+ * argument(s): [limit]">'` instead of ending a line that spells out the function's whole type. F is still
+ * inferred from the argument (the compiler infers from both branches).
+ */
+export type CheckedFunction<F, I, A extends readonly unknown[]> =
+  [CallProblem<F, I, A>] extends [never] ? F : TableTypeError<FirstOf<CallProblem<F, I, A>> & string>;
 type FirstOf<U> = LastOf<U>;
 
 /** `process` on a table: it goes to the (first) table argument. */

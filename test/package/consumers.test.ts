@@ -57,7 +57,7 @@ beforeAll(async () => {
   const untar = await sh("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"], work);
   if (untar.code !== 0) throw new Error(`tar failed:\n${untar.out}`);
   for (const dep of ["decimal.js", "fast-check", "immer", "@types/node"]) link(dep, project);
-}, 120_000);
+}, 600_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -150,7 +150,7 @@ describe("the packed package in fresh consumer projects", () => {
     expect(unexpected).toEqual([]);
     const dts = readFileSync(join(project, `types-${compiler}-${resolution}`, "ptf-module.d.ts"), "utf8");
     expect(dts).toContain("export declare const Threshold: ProcessTableFunction<");
-  }, 120_000);
+  }, 600_000);
 
   it("runs: ESM, a .cts file compiled to CommonJS, and plain require", async () => {
     writeFileSync(join(project, "tsconfig.run.json"), JSON.stringify({
@@ -170,12 +170,12 @@ describe("the packed package in fresh consumer projects", () => {
     expect(cts).toEqual(["+I[2]", "+I[4]"]);
     const cjs = JSON.parse((await run(process.execPath, ["out/plain.cjs"], { cwd: project })).stdout);
     expect(cjs).toEqual({ rows: ["+I[a, 1]", "+I[b, 1]", "-U[a, 1]", "+U[a, 2]"], kit: "function" });
-  }, 60_000);
+  }, 600_000);
 
   it("attw reports no problem for node10, node16 (CJS and ESM) and bundler", async () => {
     const r = await sh(process.execPath, [join(modules, "@arethetypeswrong", "cli", "dist", "index.js"), tarball, "--format", "json"], work);
     const report = JSON.parse(r.out) as { analysis: { problems: unknown[] } };
     expect(report.analysis.problems).toEqual([]);
     expect(r.code).toBe(0);
-  }, 60_000);
+  }, 600_000);
 });
