@@ -28,7 +28,8 @@ export { Row, RowKind, PositionalRow, ROW_KIND } from "./types/row.js";
 export type { KeyedRow } from "./types/row.js";
 export { DataTypes } from "./types/data-types.js";
 export { DataType } from "./types/data-type.js";
-export type { DayTimeInterval, YearMonthInterval, ColumnList, ValueOf } from "./types/data-type.js";
+export type { DayTimeInterval, YearMonthInterval, ColumnList, ValueOf, RowFieldDef } from "./types/data-type.js";
+export type { RowValueOf } from "./types/data-types.js";
 export { ResolvedSchema } from "./types/resolved-schema.js";
 export { Schema, SchemaBuilder } from "./table/schema.js";
 export type { ColumnValue, SchemaColumn, SchemaWatermark, SchemaPrimaryKey } from "./table/schema.js";
@@ -54,6 +55,10 @@ export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor,
 export type { TableTypeError } from "./expressions/type-level.js";
 export { withColumns, withoutColumns, range, ColumnRange } from "./expressions/column-functions.js";
 export type { ColumnSelector } from "./expressions/column-functions.js";
+// The type-level expression nodes appear in the inferred types of user code (`$("age").plus(1)` is an
+// Expression<TOp<"plus", [TCol<"age">, TLit<number, 1>]>>); a module that exports such a value with
+// declaration: true must be able to name them.
+export type { TCol, TLit, TOp, TAlias, TAgg, TErr, TWindowAlias, TUdf, TUdtf } from "./expressions/type-level.js";
 export { Decimal } from "decimal.js";
 export { ScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
 export type {

@@ -48,7 +48,7 @@ export function not<A>(arg: A): Expression<TOp<"logic", [NodeOf<A>]>> {
 }
 
 /** A column list argument, e.g. `descriptor("ts").asArgument("on_time")`. */
-export function descriptor(...names: string[]): Expression<TLit<import("../types/data-type.js").ColumnList>> {
+export function descriptor<const N extends readonly string[]>(...names: N): Expression<TLit<import("../types/data-type.js").ColumnList, N>> {
   return new Expression({ kind: "Descriptor", names });
 }
 

@@ -47,7 +47,10 @@ declare const tableTypeError: unique symbol;
  * ```
  * No value has this type; docs/typing.md lists the messages.
  */
-export interface TableTypeError<Message extends string> { readonly [tableTypeError]: Message }
+export type TableTypeError<Message extends string> = { readonly [M in Message]: typeof tableTypeError };
+// (Keyed by the message itself, so that the compiler's elaboration begins with the sentence: "Property
+// 'column 'agee' is not in [age, name]' is missing in type ...". Its value type is a unique symbol that
+// is not exported, so no value has this type.)
 
 // ---------------------------------------------------------------------------------------------
 // Categories of TypeScript value types, as the SQL type families they stand for.
@@ -285,7 +288,7 @@ type UdfArgError<P extends readonly unknown[], V extends readonly unknown[], I e
   P extends readonly [infer PH, ...infer PR] ? (V extends readonly [infer VH, ...infer VR]
     ? (Category<PH> extends "ANY" ? UdfArgError<PR, VR, [...I, 0]>
       : IsCat<VH, Category<PH>> extends true ? UdfArgError<PR, VR, [...I, 0]>
-      : TErr<`argument ${[...I, 0]["length"]} of the function: expected ${Category<PH>}, got ${Category<VH>}`>)
+      : TErr<`argument ${[...I, 0]["length"] & number} of the function: expected ${Category<PH>}, got ${Category<VH>}`>)
     : never) : never;
 
 type UdfNullOf<P extends readonly unknown[], V extends readonly unknown[]> =

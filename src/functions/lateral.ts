@@ -42,7 +42,7 @@ export function lateralJoin(
     }
   }
   const { fn, name } = resolveTableFunction(call, catalog, what);
-  const args = (call as CallNode).args;
+  const args = (call as CallNode).args; // (a const: TypeScript before 5.4 forgets the narrowing of `call` inside closures)
   const argTypes = args.map((a) => typeOf(a, input.schema, pc));
   checkArguments(name, fn.params, argTypes, (i) => nodeToString(args[i]!), nodeToString(call));
 

@@ -54,7 +54,7 @@ export type IsScalarOutput<O> =
  * The context given to `eval` as first argument (Flink's `ProcessTableFunction.Context`), plus
  * `collect`. One context object serves all calls of a function instance; do not keep it beyond `eval`.
  */
-export interface Context<TableArgs extends string = string, StateNames extends string = string, O = unknown> {
+export interface Context<TableArgs extends string = string, StateNames extends string = string, O = unknown, NoTime extends null = null> {
   /** Emits a row: a value of the output type (a scalar is wrapped into the column `EXPR$0`). */
   collect(value: CollectValue<O>): void;
   /** Information about a table argument of this call. */
@@ -77,8 +77,8 @@ export interface Context<TableArgs extends string = string, StateNames extends s
    * Flink's `ctx.timeContext(Instant.class)`: time values are `Date`s. `timeContext("millis")` gives
    * epoch milliseconds (Flink's `Long.class`). No object is made per call.
    */
-  timeContext(): TimeContext<Date>;
-  timeContext<K extends TimeKind>(kind: K): TimeContext<TimeOf<K>>;
+  timeContext(): TimeContext<Date, NoTime>;
+  timeContext<K extends TimeKind>(kind: K): TimeContext<TimeOf<K>, NoTime>;
 }
 
 /** How a TimeContext represents time values: `"date"` (a `Date`, the default) or `"millis"` (epoch milliseconds). */
@@ -93,12 +93,14 @@ export type TimeOf<K extends TimeKind> = K extends "millis" ? number : Date;
  * (`+275760-09-13T00:00:00Z`, 8.64e15 ms) in the `Date` form. Timer times may be given as a `Date` or
  * as epoch milliseconds in either form; `Infinity` is a timer that fires at end of input.
  */
-export interface TimeContext<T> {
+export interface TimeContext<T, NoTime extends null = null> {
   /**
    * In `eval`: the row's value of the `on_time` column (null without `on_time`); in `onTimer`: the
-   * timer's time.
+   * timer's time. `NoTime` is what it gives when there is no time: `null`, or `never` (the type is
+   * non-null) in `onTimer` and in the `eval` of a function whose table argument requires `on_time`
+   * (REQUIRE_ON_TIME), where every row has a time.
    */
-  time(): T | null;
+  time(): T | NoTime;
   /**
    * The operator's watermark (the minimum over its inputs): in `eval` the watermark emitted before the
    * current row, in `onTimer` the watermark that fired the timer. Null before the first watermark.
@@ -124,7 +126,7 @@ export interface TimeContext<T> {
  * timer's name.
  */
 export interface OnTimerContext<TableArgs extends string = string, StateNames extends string = string, O = unknown>
-  extends Context<TableArgs, StateNames, O> {
+  extends Context<TableArgs, StateNames, O, never> {
   /** The name of the firing timer; null for an unnamed timer. */
   currentTimer(): string | null;
 }

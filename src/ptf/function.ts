@@ -31,6 +31,10 @@ export type StateValues<S> = { readonly [K in keyof S]: StateValueOf<S[K]> };
 /** Names of the table arguments of a declaration. */
 export type TableArgNames<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, TableTrait> ? K : never }[keyof A] & string;
 
+/** Whether a table argument is declared with REQUIRE_ON_TIME: then every row reaching eval has a time. */
+export type RequiresOnTime<A> =
+  true extends { [K in keyof A]: A[K] extends TableArgDecl<unknown, infer T> ? ("REQUIRE_ON_TIME" extends T ? true : false) : false }[keyof A] ? true : false;
+
 /** The argument `define` takes. */
 export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
   /** Name used in messages and as the default `uid` of set-semantics calls that are not made by a registered name. */
@@ -42,7 +46,7 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
   /** Output type: a scalar type becomes one column `EXPR$0`; a ROW or structured type gives its fields. */
   readonly output: DataType<O>;
   /** Called once per input row (once in total for a PTF without table arguments). */
-  eval(ctx: Context<TableArgNames<A>, keyof S & string, O>, state: StateValues<S>, args: ArgValues<A>): void;
+  eval(ctx: Context<TableArgNames<A>, keyof S & string, O, RequiresOnTime<A> extends true ? never : null>, state: StateValues<S>, args: ArgValues<A>): void;
   /**
    * Called when a timer of a virtual processor fires (Flink's `onTimer(<context>?, <state entry>*)`):
    * the same state objects as `eval` for the timer's key; `ctx.currentTimer()` names the timer and

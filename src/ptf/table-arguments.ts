@@ -7,7 +7,8 @@ import { Table, type ChangelogKind } from "../table/table.js";
 import type { TableEnvironment } from "../table/table-environment.js";
 import { resolveProcessCall } from "./call.js";
 import { type OrderItem, orderItems } from "./order-by.js";
-import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessMode, ProcessOutput, TableArgType } from "./typing.js";
+import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput, TableArgType } from "./typing.js";
+import type { CheckCall, CheckedFunction, ImplicitTable } from "./call-checks.js";
 
 /** What a table argument needs from a Table: its environment and plan. */
 export interface TableLike {
@@ -112,12 +113,12 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
    * ```
    */
   orderBy<const O extends readonly AnyExpr[]>(...columns: O & CheckOrderKeys<S, O>): PartitionedTable<S, K, M> {
-    return new PartitionedTable(this.table, this.keys, orderItems(this.table, columns));
+    return new PartitionedTable<S, K, M>(this.table, this.keys, orderItems(this.table, columns));
   }
 
   /** Calls a PTF (object or registered name) with this table as its table argument. */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
+    fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, K>, A>
   ): Table<ProcessOutput<F, S, K, A>, ProcessMode<F>> {
     const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys, this.order));
     return new Table(this.table.env, node);

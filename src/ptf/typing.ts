@@ -95,13 +95,6 @@ export type FromCallOutput<F, A extends readonly unknown[]> =
   TablesIn<A> extends readonly [[infer S, infer K extends string], ...infer R] ? OutputOf<F, S, K, A, R>
   : ProcessOutput<F, {}, never>;
 
-/** Rejects named arguments the function does not declare (a typo must not vanish). */
-export type CheckCallArgs<F, A extends readonly unknown[]> = {
-  [I in keyof A]: A[I] extends ArgumentExpression<infer N, unknown> | { readonly __argName: infer N }
-    ? (N extends ArgNamesOf<F> ? unknown : TableTypeError<`unknown argument '${N & string}'`>)
-    : unknown;
-};
-
 /**
  * An updating table (`"retract"` / `"upsert"`) passed to a table argument without SUPPORT_UPDATES is a
  * compile error (Flink fails at planning: V-27). A table whose mode is not known statically is checked

@@ -8,7 +8,8 @@ import type { PlanNode } from "../plan/nodes.js";
 import { TableResult } from "./table-result.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import { type CheckOrderKeys, type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
-import type { AnyProcessTableFunction, CheckCallArgs, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
+import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
+import type { CheckCall, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { lateralJoin } from "../functions/lateral.js";
@@ -413,7 +414,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
 
   /** PARTITION BY for a set-semantics PTF: `names.partitionBy($("name")).process(GreetingWithMemory)`. */
   partitionBy<const K extends readonly AnyExpr[]>(...keys: K & CheckPartitionKeys<S, K>): PartitionedTable<S, PartitionKeyNames<K>, M> {
-    return new PartitionedTable(this, partitionKeyNames(this, keys));
+    return new PartitionedTable<S, PartitionKeyNames<K>, M>(this, partitionKeyNames(this, keys));
   }
 
   /**
@@ -422,7 +423,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * (`process(TableFilter, lit(100).asArgument("threshold"))`). Calls chain: `t.process(f1).process(f2)`.
    */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: F & CheckUpdatingInput<M, F>, ...args: A & CheckCallArgs<F, A>
+    fn: CheckedFunction<F, ImplicitTable<S, never>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, never>, A>
   ): Table<ProcessOutput<F, S, never, A>, ProcessMode<F>> {
     return this.derive(resolveProcessCall(this.env, fn, args, new TableArgument(undefined, this, [])));
   }

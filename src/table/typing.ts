@@ -52,8 +52,13 @@ type ErrorOf<R> = R extends TErr<infer M> ? M : never;
  * branch is `A` itself) and makes a bad call read
  * `... not assignable to parameter of type 'readonly [TableTypeError<"column 'agee' is not in [age, name]">]'`.
  */
-export type Validated<A extends readonly unknown[], C extends readonly unknown[]> = [C] extends [A] ? A : NoInfer<C>;
-// (NoInfer: the checked tuple is never a place to infer A from.)
+export type Validated<A extends readonly unknown[], C extends readonly unknown[]> = [C] extends [A] ? A : NoInference<C>;
+/**
+ * The checked tuple is never a place to infer A from. TypeScript 5.4's `NoInfer<T>` says that, but
+ * 5.0 to 5.3 do not have it; indexing with a deferred conditional blocks inference the same way on
+ * every version from 5.0 on.
+ */
+type NoInference<T> = [T][T extends unknown ? 0 : never];
 
 /**
  * Items given as a spread array (`select(...cols)`) rather than a list: their count and names are only

@@ -8,6 +8,7 @@ import {
 import { ptfInspection } from "../../src/exec/operators/ptf/inspect.js";
 import { MultiTtlCountingFunction, TtlCountingFunction } from "../../examples/ptf/counting-functions.js";
 import { streamingEnv } from "./support.js";
+import type { AnyProcessTableFunction } from "../../src/ptf/typing.js";
 
 const H = 3_600_000;
 const { ROW_SEMANTIC_TABLE: ROW, SET_SEMANTIC_TABLE: SET, PASS_COLUMNS_THROUGH: PASS } = ArgumentTrait;
@@ -33,7 +34,7 @@ function timedEvents(rows: [string, number][]) {
   return { env, events };
 }
 
-async function run(events: Table<{ name: string | null; at: number | null }, "append">, fn: Parameters<typeof events.process>[0]) {
+async function run(events: Table<{ name: string | null; at: number | null }, "append">, fn: AnyProcessTableFunction) {
   return events.partitionBy($("name")).process(fn).execute().toChangelog();
 }
 

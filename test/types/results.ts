@@ -44,9 +44,9 @@ void notAppend;
 declare function appendSink<S extends object>(t: Table<S, "append">): void;
 appendSink(people.select($("name")));
 appendSink(people.distinct().unionAll(people));
-// @ts-expect-error "Type '"retract"' is not assignable to type '"append"'"
+// @ts-expect-error ""retract">' is not assignable to parameter of type 'Table<"
 appendSink(totals);
-// @ts-expect-error "Type '"retract"' is not assignable to type '"append"'"
+// @ts-expect-error ""retract">' is not assignable to parameter of type 'Table<"
 appendSink(totals.filter($("total").isGreater(1)).distinct());
-// @ts-expect-error "Type '"retract"' is not assignable to type '"append"'"
+// @ts-expect-error ""retract">' is not assignable to parameter of type 'Table<"
 appendSink(people.select($("age").count().as("n")));

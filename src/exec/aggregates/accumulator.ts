@@ -21,12 +21,20 @@ export interface Accumulator {
  * it as their count of values (NOT NULL arguments). Operators may update it before or after calling
  * accumulate/retract, so an accumulator reads it only in `value()`, which is called after both.
  */
+/**
+ * A Float64Array over a plain ArrayBuffer: `Float64Column` from TypeScript 5.7 on, where typed
+ * arrays became generic, and `Float64Array` before (the type tests also compile under 5.0).
+ */
+export type Float64Column = ReturnType<typeof Float64Array.of>;
+/** A Uint8Array over a plain ArrayBuffer (as Float64Column). */
+export type Uint8Column = ReturnType<typeof Uint8Array.of>;
+
 export interface RowCounter {
-  counts: Float64Array<ArrayBuffer>;
+  counts: Float64Column;
 }
 
 /** Grows a typed column to hold `capacity` slots (doubling, at least 16). */
-export function growFloat64(a: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {
+export function growFloat64(a: Float64Column, capacity: number): Float64Column {
   if (capacity <= a.length) return a;
   let n = Math.max(16, a.length);
   while (n < capacity) n *= 2;

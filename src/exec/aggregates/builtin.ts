@@ -2,7 +2,7 @@ import { Decimal } from "decimal.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { DataType } from "../../types/data-type.js";
 import { helpers } from "../../expressions/helpers.js";
-import { type Accumulator, type RowCounter, growFloat64 } from "./accumulator.js";
+import { type Accumulator, type Float64Column, type RowCounter, growFloat64 } from "./accumulator.js";
 import { valueKey } from "./value-key.js";
 
 /**
@@ -59,7 +59,7 @@ export class CountAcc implements Accumulator {
  * for a NOT NULL one (saves 8 bytes a group).
  */
 class ValueCount {
-  private own: Float64Array<ArrayBuffer> | undefined;
+  private own: Float64Column | undefined;
   constructor(private readonly rows: RowCounter | undefined) {
     if (!rows) this.own = new Float64Array(16);
   }

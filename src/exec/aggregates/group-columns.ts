@@ -1,7 +1,7 @@
-import { type Accumulator, type RowCounter, growFloat64 } from "./accumulator.js";
+import { type Accumulator, type Float64Column, type RowCounter, type Uint8Column, growFloat64 } from "./accumulator.js";
 
 /** Grows a flag column to `length` slots. */
-function growUint8(a: Uint8Array<ArrayBuffer>, length: number): Uint8Array<ArrayBuffer> {
+function growUint8(a: Uint8Column, length: number): Uint8Column {
   if (length <= a.length) return a;
   const b = new Uint8Array(length);
   b.set(a);
@@ -17,8 +17,8 @@ function growUint8(a: Uint8Array<ArrayBuffer>, length: number): Uint8Array<Array
  */
 export class GroupColumns implements RowCounter {
   counts = new Float64Array(16);
-  readonly f: Float64Array<ArrayBuffer>[];
-  readonly u: Uint8Array<ArrayBuffer>[];
+  readonly f: Float64Column[];
+  readonly u: Uint8Column[];
   readonly accs: readonly Accumulator[];
   private capacity = 16;
   /** The next never-used gid (= number of groups when gids are not released). */

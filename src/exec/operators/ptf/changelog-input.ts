@@ -54,7 +54,7 @@ export class ChangelogInput {
   }
 
   snapshot(): (readonly [unknown, unknown[]])[] {
-    return [...this.rows].map(([k, r]) => [k, [...r]] as const);
+    return [...this.rows].map(([k, r]): readonly [unknown, unknown[]] => [k, [...r]]);
   }
 
   restore(entries: readonly (readonly [unknown, readonly unknown[]])[]): void {

@@ -1,4 +1,4 @@
-import type { ChangelogModeInfo, OnTimerContext, SortDirection, TableSemantics, TimeContext, TimeKind } from "../../../ptf/context.js";
+import type { ChangelogModeInfo, Context, SortDirection, TableSemantics, TimeContext, TimeKind } from "../../../ptf/context.js";
 import type { ResolvedTableArg } from "../../../ptf/resolved-call.js";
 import { ExecutionError, TableRuntimeException } from "../../../types/errors.js";
 import { INSERT_ONLY } from "../../../plan/changelog-mode.js";
@@ -49,7 +49,8 @@ const NO_TIME: TimeHost = {
  * onTimer the record the timer was registered with) and `out` the output; both are set by the owner
  * before the call.
  */
-export class RuntimeContext extends CallState implements OnTimerContext<string, string, unknown> {
+// (Context, not OnTimerContext: the time is typed non-null only where the run time guarantees one)
+export class RuntimeContext extends CallState implements Context<string, string, unknown> {
   out!: Output;
   inEval = false;
   /** The call's output mode (`ctx.changelogMode()`), set by the owner. */
