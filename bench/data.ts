@@ -1,5 +1,5 @@
 /**
- * A seeded Nexmark-style Bid generator (see /work/shared/BENCH.md and docs/benchmarks.md).
+ * A seeded Nexmark-style Bid generator (docs/benchmarks.md).
  *
  * It follows Nexmark's generator (Beam/Flink `GeneratorConfig`, `BidGenerator`): events are numbered and
  * interleaved 1:3:46 person/auction/bid, so of every 50 events one is a person, three are auctions and
@@ -139,7 +139,7 @@ export function generateBids(count: number, seed = 42): BidData {
   return { objects, rows, seed };
 }
 
-/** Summary figures of a data set, printed with the results so that a run can be checked against BENCH.md. */
+/** Summary figures of a data set, printed with the results so that a run can be checked against docs/benchmarks.md. */
 export function describeBids(data: BidData): { rows: number; auctions: number; bidders: number; eventSeconds: number; maxDisorderMs: number } {
   const auctions = new Set<number>();
   const bidders = new Set<number>();

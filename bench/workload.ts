@@ -11,7 +11,7 @@ import type { BaselineSink } from "./sink.js";
 export type BidTable = Table<Bid, "append">;
 
 export interface Workload {
-  /** "W0" ... as in BENCH.md. */
+  /** "W0" ... as in docs/benchmarks.md. */
   readonly id: string;
   /** The Nexmark query it resembles, for the report ("q1", "GROUP BY", ...). */
   readonly like: string;

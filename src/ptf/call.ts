@@ -135,11 +135,11 @@ export function resolveProcessCall(
     setOwn(scalars, a.name, scalarValue(env, functionName, a, v.node));
   }
 
-  // on_time (FLINK-SEMANTICS rule 3): the time column of each table and the rowtime output column
+  // on_time (PTF rule 3): the time column of each table and the rowtime output column
   const onTime = value("on_time");
   const time = resolveOnTime(functionName, fn.args.length, tables, onTime, () => (onTime.kind === "scalar" ? String(scalarTypeOf(onTime, env)) : "DEFAULT"));
   tables.forEach((t, i) => { tables[i] = { ...t, timeColumn: time.timeColumns[i]! }; });
-  // ORDER BY (FLINK-SEMANTICS rule 10): after on_time, which it must agree with
+  // ORDER BY (PTF rule 10): after on_time, which it must agree with
   tables.forEach((t, i) => { if (orders[i]!.length > 0) tables[i] = { ...t, orderBy: resolveOrderBy(t, orders[i]!) }; });
   // a built-in that orders by on_time (DEDUPLICATE_KEEP_FIRST: the earliest row of a key comes first)
   if (fn.internal?.sortByOnTime) {

@@ -9,7 +9,7 @@ import { ArgumentTrait } from "./traits.js";
 export interface OnTimeResolution {
   /** Per table argument (in order): position of its `on_time` column, or -1. */
   readonly timeColumns: readonly number[];
-  /** The `rowtime` output column (FLINK-SEMANTICS rule 3), or undefined without `on_time`. */
+  /** The `rowtime` output column (PTF rule 3), or undefined without `on_time`. */
   readonly rowtime: Column | undefined;
 }
 

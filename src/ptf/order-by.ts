@@ -5,7 +5,7 @@ import type { ResolvedTableArg } from "./resolved-call.js";
 import type { TableLike } from "./table-arguments.js";
 
 /**
- * ORDER BY of a table argument (FLINK-SEMANTICS rule 10): `t.partitionBy(...).orderBy($("ts").asc(),
+ * ORDER BY of a table argument (PTF rule 10): `t.partitionBy(...).orderBy($("ts").asc(),
  * $("score").desc())`. The first column must be the table's time attribute, ascending; the others are
  * secondary sort keys among rows of equal time. Without NULLS FIRST/LAST, ASC sorts nulls first and DESC
  * nulls last (Flink's default null collation).

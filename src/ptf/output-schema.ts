@@ -3,7 +3,7 @@ import type { Column } from "../types/resolved-schema.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
 
 /**
- * The output layout of a PTF call (FLINK-SEMANTICS rules 1-2, Flink's SystemOutputStrategy):
+ * The output layout of a PTF call (PTF rules 1-2, Flink's SystemOutputStrategy):
  * `[all columns of the PASS_COLUMNS_THROUGH table] or [PARTITION BY columns of each set-semantics
  * table, in argument order] + [function output] + [rowtime, when on_time is given]`. A scalar output is
  * one column `EXPR$0`; a ROW gives its fields (ROW<> gives none). Duplicate names get a counter suffix

@@ -23,7 +23,7 @@ export interface ResolvedTableArg {
   readonly passThrough: boolean;
   /** The changelog mode in which rows reach eval (after the delivery rules of updating tables). */
   readonly changelog: ChangelogMode;
-  /** How the input's changes are adapted to `changelog` (FLINK-SEMANTICS rule 11). */
+  /** How the input's changes are adapted to `changelog` (PTF rule 11). */
   readonly delivery: InputDelivery;
   /** Position of the `on_time` column in `schema`, or -1 when the call has no `on_time`. */
   readonly timeColumn: number;
@@ -51,7 +51,7 @@ export interface ResolvedPtfCall {
   readonly functionColumns: readonly Column[];
   /** The changelog mode of the output (the function's `changelogMode`, with the upsert key). */
   readonly outputMode: ChangelogMode;
-  /** The final `rowtime` output column when `on_time` is given (FLINK-SEMANTICS rule 3). */
+  /** The final `rowtime` output column when `on_time` is given (PTF rule 3). */
   readonly rowtime: Column | undefined;
   /** The TTL (ms) a built-in PTF's arguments give its state, overriding `table.exec.state.ttl`. */
   readonly stateTtl?: number;

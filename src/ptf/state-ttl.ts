@@ -2,7 +2,7 @@ import type { ResolvedPtfCall } from "./resolved-call.js";
 import { parseDuration } from "./ttl.js";
 
 /**
- * The effective TTL of each state entry of a call (FLINK-SEMANTICS rule 13): the entry's own `ttl`
+ * The effective TTL of each state entry of a call (PTF rule 13): the entry's own `ttl`
  * wins; `0` disables TTL; without one, `table.exec.state.ttl` applies (0 / unset = no expiry).
  */
 export function resolveStateTtls(call: ResolvedPtfCall, configured: string | undefined = call.defaultStateTtl()): { readonly name: string; readonly ttl: number }[] {

@@ -104,7 +104,7 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
   }
 
   /**
-   * ORDER BY within each partition (FLINK-SEMANTICS rule 10): the first column is the time attribute,
+   * ORDER BY within each partition (PTF rule 10): the first column is the time attribute,
    * ascending; the others order rows of equal time. Rows are buffered per key and handed to eval sorted
    * once the table's watermark passes their time; late rows are dropped.
    *

@@ -52,7 +52,7 @@ type HasPositionalDescriptor<C extends readonly unknown[]> =
 type DeclaresDescriptor<A> = true extends { [K in keyof A]: A[K] extends ScalarArgDecl<ColumnList | null, boolean> ? true : false }[keyof A] ? true : false;
 
 /**
- * The `rowtime` column a call with `on_time` adds (FLINK-SEMANTICS rule 3): a `Date`. A positional
+ * The `rowtime` column a call with `on_time` adds (PTF rule 3): a `Date`. A positional
  * descriptor may also be a DESCRIPTOR argument of the function; then the column is optional in the type.
  */
 export type RowtimeColumn<A, C extends readonly unknown[]> =

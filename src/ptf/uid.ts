@@ -1,7 +1,7 @@
 import { ValidationError } from "../types/errors.js";
 
 /**
- * Unique identifiers of PTF calls (FLINK-SEMANTICS rule 14). A set-semantics call keeps state that must
+ * Unique identifiers of PTF calls (PTF rule 14). A set-semantics call keeps state that must
  * be found again (checkpoints, query evolution), so it has a uid: the implicit `uid` argument, or else
  * the function's name. Row-semantics and table-less calls need none. Uids follow
  * `[a-zA-Z_][a-zA-Z-_0-9]*` and must be unique in a job, except that identical calls with the same uid

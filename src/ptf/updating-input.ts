@@ -6,7 +6,7 @@ import type { TableArgDecl } from "./arguments.js";
 import { ArgumentTrait, type TableTrait } from "./traits.js";
 
 /**
- * How the changes of an updating table reach eval (FLINK-SEMANTICS rule 11), decided when the call is
+ * How the changes of an updating table reach eval (PTF rule 11), decided when the call is
  * planned; the operator's input adapter (src/exec/operators/ptf/changelog-input.ts) applies it.
  */
 export interface InputDelivery {

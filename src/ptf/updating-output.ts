@@ -9,7 +9,7 @@ import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 const REQUIRED = ChangelogMode.all();
 
 /**
- * The output changelog mode of a call (FLINK-SEMANTICS rule 12): the function's `changelogMode`
+ * The output changelog mode of a call (PTF rule 12): the function's `changelogMode`
  * evaluated for the call's table modes, with Flink's planning checks — `on_time` only without updates
  * (V-37), no pass-through columns with an updating output, upsert output only over set-semantics tables
  * (V-36; retract output is fine for row semantics, V-67) and keyed by the PARTITION BY columns.

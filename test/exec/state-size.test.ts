@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { measureAggregateState } from "../../src/exec/aggregates/state-size.js";
 import { $, DataTypes, EnvironmentSettings, Row, TableEnvironment, lit } from "../../src/index.js";
 
-/** BENCH.md: keyed state ≤ 64 bytes per entry for one numeric key with one numeric aggregate. */
+/** The aim: keyed state ≤ 64 bytes per entry for one numeric key with one numeric aggregate. */
 describe("group aggregate state size", () => {
   const GROUPS = 80_000;
   const bids = (env: TableEnvironment) => env.fromValues(

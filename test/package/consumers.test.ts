@@ -49,6 +49,7 @@ beforeAll(async () => {
     const build = await sh("npm", ["run", "build", "--silent"], root);
     if (build.code !== 0) throw new Error(`npm run build failed:\n${build.out}`);
   }
+  mkdirSync(join(modules, ".cache"), { recursive: true });
   work = mkdtempSync(join(modules, ".cache", "consumers-"));
   const pack = await sh("npm", ["pack", "--silent", "--pack-destination", work], root);
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.out}`);

@@ -1,4 +1,4 @@
-// Flink's PTF programs of FLINK-CASES §3.1-3.4 (no table / scalar args, row semantics, set semantics and
+// Flink's PTF programs of Flink's test catalogue §3.1-3.4 (no table / scalar args, row semantics, set semantics and
 // context, pass-through), each with Flink's exact expected rows. SQL calls are written with the Table API
 // equivalents (`f(r => TABLE t, i => 1)` = `env.fromCall("f", t.asArgument("r"), lit(1).asArgument("i"))`).
 import { describe, expect, it } from "vitest";

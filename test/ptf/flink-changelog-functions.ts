@@ -1,4 +1,4 @@
-// Flink's changelog test PTFs (FLINK-CASES §2.2 ChangelogBase, §2.4 "Changelog") declared in
+// Flink's changelog test PTFs (Flink's test catalogue §2.2 ChangelogBase, §2.4 "Changelog") declared in
 // TypeScript, and the updating test tables of §1 and §3.5–3.6.
 import {
   $, ArgumentTrait, ChangelogMode, type ChangelogModeInfo, DataTypes, ProcessTableFunction, Row, type RowKind, type TableEnvironment, tableArg,

@@ -1,4 +1,4 @@
-// Flink's changelog programs and checks (FLINK-CASES §3.5–3.6, V-27/V-30/V-36/V-37/V-39/V-41/V-67):
+// Flink's changelog programs and checks (Flink's test catalogue §3.5–3.6, V-27/V-30/V-36/V-37/V-39/V-41/V-67):
 // updating table arguments (SUPPORT_UPDATES, REQUIRE_UPDATE_BEFORE, REQUIRE_FULL_DELETE) and functions
 // with an updating output (changelogMode), with Flink's rows and messages.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Flink's test PTFs (FLINK-CASES §2.4, ProcessTableFunctionTestUtils), declared in tablestream's form.
+// Flink's test PTFs (Flink's test catalogue §2.4, ProcessTableFunctionTestUtils), declared in tablestream's form.
 // Each emits `{...}` like Flink's AppendProcessTableFunctionBase.
 import {
   ArgumentTrait, DataTypes, ProcessTableFunction, Row, RowKind, ScalarFunction, listView, mapView, scalarArg, structuredType, tableArg,

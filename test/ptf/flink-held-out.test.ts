@@ -1,4 +1,4 @@
-// Flink's PTF programs and planner tests that FLINK-CASES.md keeps back (the even-numbered cases), for the
+// Flink's PTF programs and planner tests that the public half of the catalogue keeps back (the even-numbered cases), for the
 // areas tablestream has: no table / scalar arguments, row and set semantics, context, pass-through, state
 // and data views (§3.1-3.4, §3.7-3.8) and the planner facts about them (§4). Program ids and expected rows
 // are Flink's (ProcessTableFunctionTestPrograms / ProcessTableFunctionTest); SQL calls are written with

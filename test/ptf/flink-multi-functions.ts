@@ -1,4 +1,4 @@
-// Flink's multi-input and ORDER BY test PTFs (FLINK-CASES §2.4 "Multi-input" and "ORDER BY") and the
+// Flink's multi-input and ORDER BY test PTFs (Flink's test catalogue §2.4 "Multi-input" and "ORDER BY") and the
 // fixtures they run on (§1).
 import { ArgumentTrait, DataTypes, ProcessTableFunction, Row, Schema, listView, scalarArg, tableArg, valueState } from "../../src/index.js";
 import type { TableEnvironment } from "../../src/index.js";

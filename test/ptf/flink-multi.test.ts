@@ -1,4 +1,4 @@
-// Flink's multi-input and ORDER BY programs, FLINK-CASES §3.12–3.13 (P-027, P-079 … P-087) and the matching
+// Flink's multi-input and ORDER BY programs, Flink's test catalogue §3.12–3.13 (P-027, P-079 … P-087) and the matching
 // validation cases (V-21, V-23, V-25, V-43, V-45, V-69), with Flink's exact rows and messages.
 // Flink's assertions are multisets; where the order of rows of different keys is Flink's listing order
 // here too, the tests compare sequences.

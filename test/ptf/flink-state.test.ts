@@ -1,4 +1,4 @@
-// Flink's PTF programs of FLINK-CASES §3.7 (state) and §3.8 (data views) with Flink's exact rows.
+// Flink's PTF programs of Flink's test catalogue §3.7 (state) and §3.8 (data views) with Flink's exact rows.
 // Restore programs (P-051, P-059) run their "before" and "after" rows in one job: state kept across
 // the two parts gives exactly Flink's rows before and after the restore (checkpoints come later).
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Flink's time and timer test PTFs (FLINK-CASES §2.4 "Time and timers") and the timed fixtures (§1).
+// Flink's time and timer test PTFs (Flink's test catalogue §2.4 "Time and timers") and the timed fixtures (§1).
 // Times are read in the "millis" form (Flink's Long) and rendered like Java's Long: the end-of-input
 // watermark (Infinity here) prints as Long.MAX_VALUE.
 import {

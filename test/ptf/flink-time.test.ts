@@ -1,6 +1,6 @@
-// Flink's PTF time programs, FLINK-CASES §3.9–3.11 (P-061 … P-077), with Flink's exact rows. Flink's
+// Flink's PTF time programs, Flink's test catalogue §3.9–3.11 (P-061 … P-077), with Flink's exact rows. Flink's
 // assertions are multisets; the rows come out here in the order Flink's authors listed them
-// (FLINK-SEMANTICS rules 5–9), so the tests compare sequences.
+// (PTF rules 5–9), so the tests compare sequences.
 import { describe, expect, it } from "vitest";
 import { $, DataTypes, ProcessTableFunction, Row, Schema, descriptor, lit, tableArg, ArgumentTrait } from "../../src/index.js";
 import { PtfOperator } from "../../src/exec/operators/ptf/ptf-operator.js";

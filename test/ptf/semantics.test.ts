@@ -1,4 +1,4 @@
-// Table semantics, virtual processors, output layout and state rules of PTFs (FLINK-SEMANTICS rules 1-4,
+// Table semantics, virtual processors, output layout and state rules of PTFs (PTF rules 1-4,
 // 13-15) beyond Flink's own programs.
 import { describe, expect, it } from "vitest";
 import {

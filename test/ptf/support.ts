@@ -1,6 +1,6 @@
 // Helpers of the PTF tests: Flink's AppendProcessTableFunctionBase (output `ROW<out STRING>` and
 // emitObjects rendering `{o1, o2}` the way Java's Row.toString renders its fields) and Flink's shared
-// test tables (FLINK-CASES §1).
+// test tables (Flink's test catalogue §1).
 import { untypedJavaString } from "../../src/types/format.js";
 import { DataTypes, EnvironmentSettings, Row, TableEnvironment } from "../../src/index.js";
 import type { Context } from "../../src/index.js";

@@ -1,4 +1,4 @@
-// Call and declaration validation of PTFs: Flink's messages (FLINK-CASES §4, V-cases) where Flink has
+// Call and declaration validation of PTFs: Flink's messages (Flink's test catalogue §4, V-cases) where Flink has
 // one, a message naming the argument otherwise. Each rule has a test that checks its message.
 import { describe, expect, it } from "vitest";
 import {

@@ -5,7 +5,7 @@ import {
 import type { Table } from "../../src/index.js";
 
 /**
- * The sibling programs of FLINK-CASES §6.1/§6.2 in Flink's CalcTestPrograms, GroupAggregateTestPrograms and
+ * The sibling programs of Flink's test catalogue §6.1/§6.2 in Flink's CalcTestPrograms, GroupAggregateTestPrograms and
  * IncrementalGroupAggregateTestPrograms, through the Table API with Flink's exact rows. They are restore tests
  * in Flink: "before" and then "after" rows go through one run; Flink asserts the multiset before ∪ after, and
  * the order tablestream emits in is asserted too. Sinks are declared as in Flink: a sink with a PRIMARY KEY is an

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { $, DataTypes, EnvironmentSettings, Row, TableEnvironment, lit } from "../../src/index.js";
 
 /**
- * Flink's own calc and group-aggregate test programs (FLINK-CASES.md §6.1, §6.2) through the Table API.
+ * Flink's own calc and group-aggregate test programs (Flink's test catalogue §6.1, §6.2) through the Table API.
  * They are restore tests in Flink; here the "before" rows and then the "after" rows go through one run and
  * the expected changelog is before ∪ after. Flink asserts a multiset; our order is deterministic, so the
  * exact sequence is asserted as well.

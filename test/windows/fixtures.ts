@@ -1,7 +1,7 @@
 import { DataTypes, type PositionalRow, Row, Schema, type TableEnvironment } from "../../src/index.js";
 
 /**
- * FLINK-CASES §6.3: the common `window_source_t` — `rowtime AS TO_TIMESTAMP(ts)` and
+ * Flink's test catalogue §6.3: the common `window_source_t` — `rowtime AS TO_TIMESTAMP(ts)` and
  * `WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND` (the unused `proctime AS PROCTIME()` column is left out).
  */
 export const windowSourceSchema = Schema.newBuilder()

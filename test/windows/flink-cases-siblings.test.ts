@@ -3,7 +3,7 @@ import { $, Cumulate, DataTypes, Over, Row, RowKind, Session, Slide, TableEnviro
 import { overSource, sessionAfter, sorted, windowSource } from "./fixtures.js";
 
 /**
- * The sibling programs of FLINK-CASES §6.3/§6.4 in Flink's WindowAggregateTestPrograms,
+ * The sibling programs of Flink's test catalogue §6.3/§6.4 in Flink's WindowAggregateTestPrograms,
  * GroupWindowAggregateTestPrograms and OverWindowTestPrograms (the version the catalogue was taken from), run
  * with the group-window Table API form. Flink asserts the sink's multiset of before ∪ after.
  *

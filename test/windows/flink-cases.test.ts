@@ -3,11 +3,11 @@ import { $, Over, Session, Slide, TableEnvironment, Tumble, UNBOUNDED_RANGE, lit
 import { overSource, sessionAfter, sorted, windowSource } from "./fixtures.js";
 
 /**
- * FLINK-CASES §6.3 and §6.4, run with the group-window Table API form. Flink asserts the sink's multiset;
+ * Flink's test catalogue §6.3 and §6.4, run with the group-window Table API form. Flink asserts the sink's multiset;
  * `expected = before ∪ after`. The order tablestream emits in is asserted separately where it is defined
  * (windows by end, keys by first row; OVER updates in ORDER BY order).
  */
-describe("FLINK-CASES §6.3 window aggregation", () => {
+describe("Flink's test catalogue §6.3 window aggregation", () => {
   const env = TableEnvironment.create();
 
   it("B-09 window-aggregate-tumble-event-time", async () => {
@@ -90,7 +90,7 @@ describe("FLINK-CASES §6.3 window aggregation", () => {
   });
 });
 
-describe("FLINK-CASES §6.4 OVER aggregation", () => {
+describe("Flink's test catalogue §6.4 OVER aggregation", () => {
   const env = TableEnvironment.create();
 
   it("B-15 over-aggregate-sum-append-mode: a row in the middle updates the rows after it", async () => {

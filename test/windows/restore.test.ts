@@ -8,7 +8,7 @@ import { toJavaString } from "../../src/types/format.js";
 import { overSource, sessionAfter, sorted, windowBefore, windowSource } from "./fixtures.js";
 
 /**
- * Flink's restore tests (FLINK-CASES §6): the job runs over the "before" rows, its state is snapshotted
+ * Flink's restore tests (Flink's test catalogue §6): the job runs over the "before" rows, its state is snapshotted
  * (no end of input), and a new job restored from the snapshot runs over the "after" rows to the end.
  * Each phase must emit exactly Flink's "expected before" / "expected after" rows. As in Flink, the
  * restored job starts without a watermark.

@@ -11,7 +11,7 @@ import { SortedOverAggregateOperator } from "../operators/over-aggregate-sorted.
 /**
  * Measures what keyed state costs: the heap (plus typed-array backing stores) retained by the group
  * aggregates of a plan after it ran over all its input, divided by their number of groups. Used by the
- * benchmark to report bytes per keyed entry (BENCH.md: ≤ 64 for one numeric key and one numeric
+ * benchmark to report bytes per keyed entry (the aim: ≤ 64 for one numeric key and one numeric
  * aggregate) and by a test that keeps it there.
  *
  * The plan's sources are built before the first measurement, outputs are dropped, and a full GC runs

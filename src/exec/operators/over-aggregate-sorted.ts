@@ -20,7 +20,7 @@ interface Entry {
 
 /**
  * OVER aggregation with UNBOUNDED PRECEDING ordered by a column that is not a time attribute (Flink's
- * NonTimeRangeUnboundedPrecedingFunction, B-15 / B-17 of FLINK-CASES): results update as rows arrive.
+ * NonTimeRangeUnboundedPrecedingFunction, B-15 / B-17 of Flink's test catalogue): results update as rows arrive.
  * - a new row goes after the rows with the same ORDER BY value already there; it is emitted (`+I`, or `+U`
  *   for an UPDATE_AFTER input) with the aggregate over every row up to and including it;
  * - every row after it (a strictly greater ORDER BY value) whose value changes is re-emitted as `-U old`,

@@ -11,7 +11,7 @@ const NO_RECORD: readonly unknown[] = Object.freeze([]);
 
 /**
  * A PTF without table arguments (a generator such as `env.fromCall(OrderGenerator)`) is a source: its
- * eval runs exactly once, on an empty input (FLINK-SEMANTICS rule 15), then the source ends.
+ * eval runs exactly once, on an empty input (PTF rule 15), then the source ends.
  */
 export class GeneratorSource implements SourceReader {
   private done = false;

@@ -55,7 +55,7 @@ interface InputSide {
   readonly timeColumn: number;
   /** The sort buffer of an ORDER BY table argument. */
   readonly sort: SortBuffer | undefined;
-  /** Upsert delivery of an input with UPDATE_BEFORE: those records are dropped (FLINK-SEMANTICS rule 11). */
+  /** Upsert delivery of an input with UPDATE_BEFORE: those records are dropped (PTF rule 11). */
   readonly dropUpdateBefore: boolean;
   /** The input adapter of an updating table that needs the last row per key (retractions, full deletes). */
   readonly changes: ChangelogInput | undefined;
@@ -401,7 +401,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   }
 
   /**
-   * ORDER BY (FLINK-SEMANTICS rule 10): a row waits in its table's sort buffer until the table's
+   * ORDER BY (PTF rule 10): a row waits in its table's sort buffer until the table's
    * watermark passes its time; a row at or behind that watermark on arrival is late and dropped.
    */
   private buffer(sort: SortBuffer, input: number, kind: number, row: unknown[]): void {
@@ -438,7 +438,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
   /**
    * Fires the timers due at `wm` (time order; timers registered by onTimer at or before `wm` in the
    * same pass), then forwards the watermark: timer output is downstream before the watermark
-   * (FLINK-SEMANTICS rules 6-7).
+   * (PTF rules 6-7).
    */
   protected override onWatermark(wm: number): void {
     const timers = this.timers;
@@ -529,7 +529,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     for (const slot of [...this.slots, ...this.bSlots]) slot.restore(s.values[slot.name] ?? [], now);
     for (const v of [...this.views, ...this.bViews]) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
     if (this.keyRecords !== undefined) for (const [k, input, record] of s.notifyKeys ?? []) this.keyRecords.set(k, { input, record: [...record] });
-    // timers are state (restored); watermarks are not (FLINK-SEMANTICS rule 19)
+    // timers are state (restored); watermarks are not (PTF rule 19)
     this.timers?.restore(s.timers ?? []);
     this.numLateRecordsDropped = s.numLateRecordsDropped ?? 0;
     for (const side of this.sides) {

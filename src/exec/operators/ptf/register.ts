@@ -14,7 +14,7 @@ import { PtfOperator } from "./ptf-operator.js";
 /**
  * Plugs PTFs into the planner and the job graph: the changelog mode of a Process node (the function's
  * declared output mode) and the operator factory. The factory also enforces uid uniqueness
- * per job (FLINK-SEMANTICS rule 14): two calls with the same uid are one operator if the calls are
+ * per job (PTF rule 14): two calls with the same uid are one operator if the calls are
  * identical (fan-out), an error otherwise.
  */
 

@@ -65,7 +65,7 @@ export function typedRowMaker(declared: DataType, sourceTypes: readonly DataType
   };
 }
 
-/** Fresh ROW state: a row whose fields are all null (FLINK-SEMANTICS rule 13). */
+/** Fresh ROW state: a row whose fields are all null (PTF rule 13). */
 export function nullRowMaker(type: DataType): () => object {
   const fields = type.fields;
   const make = keyedRowMaker(fields, fields.map(() => undefined));

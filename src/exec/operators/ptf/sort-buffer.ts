@@ -39,7 +39,7 @@ function comparator(orderBy: readonly OrderColumn[]): Compare {
 }
 
 /**
- * The sort buffer of one ORDER BY table argument (FLINK-SEMANTICS rule 10): rows wait until the
+ * The sort buffer of one ORDER BY table argument (PTF rule 10): rows wait until the
  * table's watermark passes their time and are then released in (time, secondary keys) order. One
  * min-heap holds the rows of all keys: released in time order across keys, which is the order within
  * each key as well.

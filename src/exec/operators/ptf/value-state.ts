@@ -6,7 +6,7 @@ import { TtlCleaner } from "./ttl-cleaner.js";
 
 /**
  * Eager value state of one state entry, for all keys: `Map<key, object>` holding the very objects
- * `eval` mutates, so the hot path has no copy and no write-back (DESIGN.md: no immer per record).
+ * `eval` mutates, so the hot path has no copy and no write-back (no immer per record).
  *
  * Around each eval: `load(key)` returns the stored object or a fresh default; `store(key, obj)` keeps a
  * fresh object that is not empty, drops an object whose fields are all null (Flink treats it as no
