@@ -67,7 +67,7 @@ async function batchConsumers(): Promise<void> {
   expectTypeOf(done).toEqualTypeOf<Promise<void>>();
   // an async callback is awaited (backpressure)
   await adults.execute().forEachBatch(async (rows) => { await Promise.resolve(rows.length); });
-  // @ts-expect-error "Argument of type 'string' is not assignable"
+  // @ts-expect-error "is not assignable to type 'string'"
   await adults.execute().forEachBatch((rows: string) => rows);
 }
 void batchConsumers;
