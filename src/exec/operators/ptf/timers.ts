@@ -37,8 +37,12 @@ class Entry implements Timer {
   ) {}
 }
 
-/** A key's timers; the maps are made on the key's first timer of that kind. */
+/**
+ * A key's timers. The first named timer sits in `first` (most functions use one name: no string-keyed Map
+ * lookup per registration); further names go to `named`. The maps are made when first needed.
+ */
 interface KeyTimers {
+  first: Entry | undefined;
   named: Map<string, Entry> | undefined;
   unnamed: Map<number, Entry> | undefined;
   count: number;
@@ -55,6 +59,16 @@ function before(a: Entry, b: Entry): boolean {
   return an !== bn ? an < bn : a.seq < b.seq;
 }
 
+function findNamed(k: KeyTimers, name: string): Entry | undefined {
+  const f = k.first;
+  return f !== undefined && f.name === name ? f : k.named?.get(name);
+}
+
+function deleteNamed(k: KeyTimers, t: Entry): void {
+  if (k.first === t) k.first = undefined;
+  else k.named!.delete(t.name!);
+}
+
 export class TimerService {
   private readonly byKey = new Map<unknown, KeyTimers>();
   private readonly heap: Entry[] = [];
@@ -63,7 +77,7 @@ export class TimerService {
   /** Registers (or replaces, by name / by time) a timer of `key`. */
   register(key: unknown, record: readonly unknown[], name: string | null, time: number, input = 0): void {
     let k = this.byKey.get(key);
-    if (k === undefined) this.byKey.set(key, (k = { named: undefined, unnamed: undefined, count: 0 }));
+    if (k === undefined) this.byKey.set(key, (k = { first: undefined, named: undefined, unnamed: undefined, count: 0 }));
     if (name === null) {
       const unnamed = (k.unnamed ??= new Map());
       // the same unnamed time is one timer, which keeps its place
@@ -75,8 +89,7 @@ export class TimerService {
       this.up(t.pos);
       return;
     }
-    const named = (k.named ??= new Map());
-    const old = named.get(name);
+    const old = findNamed(k, name);
     if (old !== undefined) {
       // replaced in place: a new registration (time, record, order), the same heap slot sifted to its place
       old.time = time;
@@ -87,7 +100,8 @@ export class TimerService {
       return;
     }
     const t = new Entry(key, name, time, record, input, this.seq++, this.heap.length);
-    named.set(name, t);
+    if (k.first === undefined) k.first = t;
+    else (k.named ??= new Map()).set(name, t);
     k.count++;
     this.heap.push(t);
     this.up(t.pos);
@@ -96,10 +110,11 @@ export class TimerService {
   /** Deletes the named timer `name` of `key`, if any. */
   clearNamed(key: unknown, name: string): void {
     const k = this.byKey.get(key);
-    const t = k?.named?.get(name);
+    if (k === undefined) return;
+    const t = findNamed(k, name);
     if (t === undefined) return;
-    k!.named!.delete(name);
-    this.forget(key, k!, t);
+    deleteNamed(k, t);
+    this.forget(key, k, t);
   }
 
   /** Deletes the unnamed timer of `key` at `time`, if any. */
@@ -115,6 +130,7 @@ export class TimerService {
   clearAll(key: unknown): void {
     const k = this.byKey.get(key);
     if (k === undefined) return;
+    if (k.first !== undefined) this.remove(k.first);
     if (k.named !== undefined) for (const t of k.named.values()) this.remove(t);
     if (k.unnamed !== undefined) for (const t of k.unnamed.values()) this.remove(t);
     this.byKey.delete(key);
@@ -131,7 +147,7 @@ export class TimerService {
     if (top.time > watermark) return undefined;
     const k = this.byKey.get(top.key)!;
     if (top.name === null) k.unnamed!.delete(top.time);
-    else k.named!.delete(top.name);
+    else deleteNamed(k, top);
     this.forget(top.key, k, top);
     return top;
   }
