@@ -61,16 +61,31 @@ export class TableResult<R extends object = Record<string, unknown>> {
     this.started = true;
   }
 
-  /**
-   * Runs the job slice by slice and yields what each slice produced. Async only between slices (no
-   * Promise per record); the job is cancelled when the consumer stops early, and a failure is thrown
-   * after the records the failing slice produced.
-   */
-  private async *slices(): AsyncGenerator<Slice> {
-    this.claim();
+  /** Runs the job slice by slice and yields the positional records each slice produced. */
+  private slices(): AsyncGenerator<Slice> {
     let kinds: number[] = [];
     let rows: (readonly unknown[])[] = [];
-    const job = this.makeJob({ record: (k, v) => { kinds.push(k); rows.push(v); } });
+    return this.runSlices(
+      { record: (k, v) => { kinds.push(k); rows.push(v); } },
+      () => {
+        if (rows.length === 0) return undefined;
+        const slice = { kinds, rows };
+        kinds = [];
+        rows = [];
+        return slice;
+      },
+    );
+  }
+
+  /**
+   * Runs the job slice by slice; after each slice `take()` hands over what `sink` gathered (undefined when
+   * the slice produced nothing), which is yielded. Async only between slices (no Promise per record); the
+   * job is cancelled when the consumer stops early, and a failure is thrown after what the failing slice
+   * produced.
+   */
+  private async *runSlices<B>(sink: JobSink, take: () => B | undefined): AsyncGenerator<B> {
+    this.claim();
+    const job = this.makeJob(sink);
     this.job = job;
     const onAbort = () => { this.cancelled = true; };
     this.signal?.addEventListener("abort", onAbort);
@@ -85,12 +100,8 @@ export class TableResult<R extends object = Record<string, unknown>> {
         } catch (e) {
           failure = { error: e };
         }
-        if (rows.length > 0) {
-          const slice = { kinds, rows };
-          kinds = [];
-          rows = [];
-          yield slice;
-        }
+        const out = take();
+        if (out !== undefined) yield out;
         if (failure) throw failure.error;
         if (status === "done") return;
         if (status !== "more") {
@@ -123,8 +134,25 @@ export class TableResult<R extends object = Record<string, unknown>> {
    * A batch array belongs to the consumer (it is not reused).
    */
   async *batches(): AsyncGenerator<KeyedRow<R>[], void, undefined> {
+    yield* this.rowBatches();
+  }
+
+  /**
+   * The job's slices as arrays of row objects, each made as its record arrives (the positional record
+   * dies young; no kinds / records arrays in between).
+   */
+  private rowBatches(): AsyncGenerator<KeyedRow<R>[]> {
     const convert = rowConverter<KeyedRow<R>>(this.schema);
-    for await (const slice of this.slices()) yield convertSlice(slice, convert);
+    let batch: KeyedRow<R>[] = [];
+    return this.runSlices(
+      { record: (k, v) => { batch.push(convert(k, v)); } },
+      () => {
+        if (batch.length === 0) return undefined;
+        const out = batch;
+        batch = [];
+        return out;
+      },
+    );
   }
 
   /**
@@ -139,19 +167,17 @@ export class TableResult<R extends object = Record<string, unknown>> {
    * ```
    */
   async forEachBatch(fn: (rows: KeyedRow<R>[]) => void | PromiseLike<void>): Promise<void> {
-    const convert = rowConverter<KeyedRow<R>>(this.schema);
-    for await (const slice of this.slices()) {
-      const r = fn(convertSlice(slice, convert));
+    for await (const batch of this.rowBatches()) {
+      const r = fn(batch);
       if (r !== undefined && r !== null && typeof (r as PromiseLike<void>).then === "function") await r;
     }
   }
 
   /** All rows of a bounded job, with their kinds (`Row.kindOf`). */
   async toArray(): Promise<KeyedRow<R>[]> {
-    const convert = rowConverter<KeyedRow<R>>(this.schema);
     const out: KeyedRow<R>[] = [];
-    for await (const { kinds, rows } of this.slices()) {
-      for (let i = 0; i < rows.length; i++) out.push(convert(kinds[i]!, rows[i]!));
+    for await (const batch of this.rowBatches()) {
+      for (let i = 0; i < batch.length; i++) out.push(batch[i]!);
     }
     return out;
   }
@@ -248,14 +274,6 @@ export class TableResult<R extends object = Record<string, unknown>> {
   getJobClient(): JobClient {
     return { cancel: async () => { this.cancelled = true; } };
   }
-}
-
-/** The typed rows of one slice, in order. */
-function convertSlice<T>({ kinds, rows }: Slice, convert: (kind: number, values: readonly unknown[]) => T): T[] {
-  const n = rows.length;
-  const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) out[i] = convert(kinds[i]!, rows[i]!);
-  return out;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
