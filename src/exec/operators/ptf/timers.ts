@@ -152,6 +152,12 @@ export class TimerService {
     return top;
   }
 
+  /** The time of the earliest timer (+Infinity without timers): whether a watermark fires anything. */
+  nextTime(): number {
+    const heap = this.heap;
+    return heap.length === 0 ? Infinity : heap[0]!.time;
+  }
+
   /** Number of registered timers. */
   size(): number {
     return this.heap.length;
