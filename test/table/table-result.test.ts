@@ -3,6 +3,7 @@ import {
   $, DataTypes, EnvironmentSettings, ExecutionError, ResolvedSchema, Row, RowKind, TableEnvironment, TableResult,
 } from "../../src/index.js";
 import type { Job, JobSink } from "../../src/table/executor.js";
+import { rowConverter } from "../../src/table/row-converter.js";
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 const batch = () => TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -331,4 +332,24 @@ describe("batches() and forEachBatch(): rows a batch at a time", () => {
     const schema = new ResolvedSchema([{ name: "n", type: DataTypes.INT() }]);
     return { state, result: new TableResult<{ n: number }>(schema, make, false) };
   }
+});
+
+describe("row objects", () => {
+  it("one converter per column-name list, shared by every job (rows keep one shape across jobs)", async () => {
+    const schema = (...names: string[]) => new ResolvedSchema(names.map((name) => ({ name, type: DataTypes.INT() })));
+    expect(rowConverter(schema("n", "s"))).toBe(rowConverter(schema("n", "s")));
+    expect(rowConverter(schema("s", "n"))).not.toBe(rowConverter(schema("n", "s")));
+    const convert = rowConverter<{ n: number; s: number }>(schema("n", "s"));
+    const rows = [0, 1, 2, 3].map((k) => convert(k, [k, 10 + k]));
+    expect(rows.map((r) => [Row.kindOf(r), { ...r }])).toEqual([
+      ["+I", { n: 0, s: 10 }], ["-U", { n: 1, s: 11 }], ["+U", { n: 2, s: 12 }], ["-D", { n: 3, s: 13 }],
+    ]);
+    expect(String(rows[2])).toBe("+U[2, 12]");
+  });
+
+  it("a column named toString is an own property (the kind prototypes are frozen)", async () => {
+    const [r] = await streaming().fromValues(Row.of("x", 1)).as("toString", "n").execute().toArray();
+    expect(Object.keys(r!)).toEqual(["toString", "n"]);
+    expect(Object.getOwnPropertyDescriptor(r, "toString")?.value).toBe("x");
+  });
 });
