@@ -1,17 +1,17 @@
 /**
  * Timing, checking and state measurement for the workloads of bench/workloads/.
  *
- * The Table API side is timed from job creation (what `execute()` does: operator graph, code
- * generation) to the end of the job, driven synchronously through the exec layer — `job.step()` in a
- * loop, the same calls `TableResult` makes, without its per-slice `setImmediate` and without turning
- * every record into a row object. The public `collect()` path is timed separately (optional column) so
- * that its own cost stays visible. Plans are built before the clock starts.
+ * The headline is the public API a user has: `execute().batches()`, every typed row of every batch handed
+ * to the sink (timed from `execute()` to the end of the job). Two more columns: `execute().collect()`
+ * (one row per `next()`), and the internal path — the job driven synchronously through the exec layer
+ * (`job.step()` in a loop, positional records into the sink, no row objects), which bounds what the
+ * public API can reach. Plans are built before the clock starts.
  */
 import { EnvironmentSettings, Row, type Table, TableEnvironment } from "../src/index.js";
 import { getExecutor, type Job, type JobSettings, type JobSink } from "../src/table/executor.js";
 import { KIND_SHORT } from "../src/types/row.js";
 import type { BidData } from "./data.js";
-import { RingSink } from "./sink.js";
+import { type BaselineSink, RingSink } from "./sink.js";
 import { bidsTable } from "./source.js";
 import type { Workload } from "./workload.js";
 import { keep, usedMemory } from "./memory.js";
@@ -21,6 +21,9 @@ export const SLICE = 4096;
 
 /** The collect() column is for information and slow: fewer samples keep the run short. */
 export const COLLECT_SAMPLES = 3;
+
+/** Sink index of a row kind ("+I" -> 0 ...). */
+const KIND_INDEX: Readonly<Record<string, number>> = { "+I": 0, "-U": 1, "+U": 2, "-D": 3 };
 
 export interface BenchOptions {
   readonly runs: number;
@@ -37,10 +40,11 @@ export interface WorkloadResult {
   readonly outputs: number;
   /** Passes over the data per sample. */
   readonly passes: number;
-  /** Seconds per pass, one entry per sample. */
+  /** Seconds per pass, one entry per sample: the baseline, the public batches() path, the internal path. */
   readonly baseline: number[];
   readonly table: number[];
-  /** Seconds per pass of the Table API side spent in the job's last step (end of input). */
+  readonly internal: number[];
+  /** Seconds per pass of the internal path spent in the job's last step (end of input). */
   readonly end: number[];
   /** Seconds per pass of the public collect() path (at most COLLECT_SAMPLES samples). */
   readonly collect: number[];
@@ -90,7 +94,17 @@ export function runJob(table: AnyTable, sink: JobSink, end?: EndTiming): Job {
 
 /** Runs the plan through the public API: `execute().collect()`, every row handed to the sink. */
 export async function runCollect(table: AnyTable, sink: RingSink): Promise<void> {
-  for await (const r of table.execute().collect()) sink.push(KIND_SHORT.indexOf(Row.kindOf(r)), r);
+  for await (const r of table.execute().collect()) sink.push(KIND_INDEX[Row.kindOf(r)]!, r);
+}
+
+/** Runs the plan through the public batch consumer: `execute().batches()`, every row of every batch handed to the sink. */
+export async function runBatches(table: AnyTable, sink: BaselineSink): Promise<void> {
+  for await (const batch of table.execute().batches()) {
+    for (let i = 0; i < batch.length; i++) {
+      const r = batch[i]!;
+      sink.push(KIND_INDEX[Row.kindOf(r)]!, r);
+    }
+  }
 }
 
 const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
@@ -130,7 +144,10 @@ export async function warmUp(p: Prepared, data: BidData, options: BenchOptions):
   const t = time(() => { p.workload.baseline(data.objects, base); });
   const tab = new RingSink();
   runJob(p.table, tab);
-  check(p.workload, "Table API", base, tab);
+  check(p.workload, "internal path", base, tab);
+  const bat = new RingSink();
+  await runBatches(p.table, bat);
+  check(p.workload, "batches()", base, bat);
   if (options.collect) {
     const col = new RingSink();
     await runCollect(p.table, col);
@@ -153,6 +170,7 @@ export async function measure(p: Prepared, data: BidData, options: BenchOptions,
   const { workload, table } = p;
   const baseline: number[] = [];
   const tableTimes: number[] = [];
+  const internalTimes: number[] = [];
   const endTimes: number[] = [];
   const collectTimes: number[] = [];
   let outputs = 0;
@@ -160,12 +178,16 @@ export async function measure(p: Prepared, data: BidData, options: BenchOptions,
     const base = new RingSink();
     await settle();
     baseline.push(time(() => { for (let i = 0; i < passes; i++) workload.baseline(data.objects, base); }) / passes);
+    const bat = new RingSink();
+    await settle();
+    tableTimes.push(await timeAsync(async () => { for (let i = 0; i < passes; i++) await runBatches(table, bat); }) / passes);
+    check(workload, "batches()", base, bat);
     const tab = new RingSink();
     await settle();
     const end: EndTiming = { seconds: 0 };
-    tableTimes.push(time(() => { for (let i = 0; i < passes; i++) runJob(table, tab, end); }) / passes);
+    internalTimes.push(time(() => { for (let i = 0; i < passes; i++) runJob(table, tab, end); }) / passes);
     endTimes.push(end.seconds / passes);
-    check(workload, "Table API", base, tab);
+    check(workload, "internal path", base, tab);
     outputs = base.count / passes;
     if (options.collect && r < COLLECT_SAMPLES) {
       // the public path is slow enough that one pass makes a long sample, and a few samples do
@@ -176,7 +198,7 @@ export async function measure(p: Prepared, data: BidData, options: BenchOptions,
     }
   }
   const state = !gc ? undefined : workload.peakState ? workload.peakState(table, data) : workload.stateEntries ? measureState(p, data) : undefined;
-  return { workload, outputs, passes, baseline, table: tableTimes, end: endTimes, collect: collectTimes, state };
+  return { workload, outputs, passes, baseline, table: tableTimes, internal: internalTimes, end: endTimes, collect: collectTimes, state };
 }
 
 /**

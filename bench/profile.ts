@@ -1,17 +1,20 @@
 /**
  * Profiles one workload's Table API side without the harness's forced GCs:
  *
- *   node --cpu-prof --import tsx bench/profile.ts W2 [runs=20] [rows=1000000] [--baseline]
+ *   node --cpu-prof --import tsx bench/profile.ts W2 [runs=20] [rows=1000000] [--baseline | --batches]
+ *
+ * Without a flag: the internal job path; `--batches`: the public `execute().batches()` consumer.
  *
  * then open the .cpuprofile in Chrome DevTools (or any cpuprofile viewer).
  */
 import { generateBids } from "./data.js";
-import { prepare, runJob } from "./harness.js";
+import { prepare, runBatches, runJob } from "./harness.js";
 import { RingSink } from "./sink.js";
 import { WORKLOADS } from "./workloads/index.js";
 
 const [id = "W0", runsArg = "20", rowsArg = "1000000"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const baseline = process.argv.includes("--baseline");
+const batches = process.argv.includes("--batches");
 const workload = WORKLOADS.find((w) => w.id === id.toUpperCase());
 if (!workload) throw new Error(`unknown workload ${id}; known: ${WORKLOADS.map((w) => w.id).join(", ")}`);
 const data = generateBids(Number(rowsArg));
@@ -21,7 +24,8 @@ for (let i = 0; i < Number(runsArg); i++) {
   const sink = new RingSink();
   const t0 = performance.now();
   if (baseline) workload.baseline(data.objects, sink);
+  else if (batches) await runBatches(p.table, sink);
   else runJob(p.table, sink);
   times.push(performance.now() - t0);
 }
-console.log(`${workload.id} ${baseline ? "baseline" : "table"}: ms per run ${times.map((t) => t.toFixed(0)).join(" ")}`);
+console.log(`${workload.id} ${baseline ? "baseline" : batches ? "batches()" : "internal"}: ms per run ${times.map((t) => t.toFixed(0)).join(" ")}`);

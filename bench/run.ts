@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: every workload of bench/workloads/ through the Table API and as a hand-written loop
- * in the same process, reported as rows/s (median of several samples after warm-up) and their ratio
+ * `npm run bench`: every workload of bench/workloads/ through the public API (`execute().batches()`; also
+ * `collect()` and the internal job path as further columns) and as a hand-written loop in the same process, reported as rows/s (median of several samples after warm-up) and their ratio
  * (median of the ratios of samples taken side by side).
  *
  *   npm run bench -- --rows 5000000 --runs 7 --only W0,W2 --no-collect
@@ -76,10 +76,10 @@ for (const [j, p] of prepared.entries()) {
 process.stdout.write("\n\n");
 
 const mrows = (secs: number[]) => (secs.length === 0 ? NaN : rows / median(secs) / 1e6);
-const header = ["id", "like", "outputs", "baseline M rows/s", "table M rows/s", "ratio", "gate", "", "best/best", "end of input",
-  ...(options.collect ? ["collect() M rows/s", "ratio"] : []), "state B/entry (table / baseline)"];
+const header = ["id", "like", "outputs", "baseline M rows/s", "batches() M rows/s", "ratio", "gate", "", "best/best",
+  ...(options.collect ? ["collect() M rows/s", "ratio"] : []), "internal M rows/s", "ratio", "end of input", "state B/entry (table / baseline)"];
 const lines = results.map((r) => {
-  const b = mrows(r.baseline), t = mrows(r.table), c = mrows(r.collect);
+  const b = mrows(r.baseline), t = mrows(r.table), c = mrows(r.collect), n = mrows(r.internal);
   // each table sample ran right after its baseline sample: the median of the pairs' ratios cancels the
   // drift of a shared machine better than the ratio of the two medians
   const ratio = median(r.table.map((secs, i) => r.baseline[i]! / secs));
@@ -87,18 +87,19 @@ const lines = results.map((r) => {
     ratio >= r.workload.gate ? "PASS" : "FAIL",
     // the fastest sample of each side: noise only ever adds time, so this is the steadier figure on a busy machine
     (Math.min(...r.baseline) / Math.min(...r.table)).toFixed(2),
-    `${((100 * median(r.end)) / median(r.table)).toFixed(1)}%`,
     ...(options.collect ? [c.toFixed(2), median(r.collect.map((secs, i) => r.baseline[i]! / secs)).toFixed(2)] : []),
+    n.toFixed(2), median(r.internal.map((secs, i) => r.baseline[i]! / secs)).toFixed(2),
+    `${((100 * median(r.end)) / median(r.internal)).toFixed(1)}%`,
     r.state ? `${r.state.tableBytes.toFixed(0)} / ${r.state.baselineBytes.toFixed(0)} (${fmt(r.state.entries)} keys)` : "",
   ];
 });
 printTable(header, lines);
 for (const r of results) console.log(`${r.workload.id}: ${r.workload.description}`);
-console.log(`\nspread of the samples (min–max M rows/s): ${results.map((r) => `${r.workload.id} baseline ${range(r.baseline)}, table ${range(r.table)} (${r.passes} passes/sample)`).join("; ")}`);
+console.log(`\nspread of the samples (min–max M rows/s): ${results.map((r) => `${r.workload.id} baseline ${range(r.baseline)}, batches() ${range(r.table)}, internal ${range(r.internal)} (${r.passes} passes/sample)`).join("; ")}`);
 if (args.verbose) {
   for (const r of results) {
     const list = (xs: number[]) => xs.map((x) => (rows / x / 1e6).toFixed(1)).join(" ");
-    console.log(`${r.workload.id} M rows/s per sample: baseline ${list(r.baseline)} | table ${list(r.table)}${r.collect.length ? ` | collect() ${list(r.collect)}` : ""}`);
+    console.log(`${r.workload.id} M rows/s per sample: baseline ${list(r.baseline)} | batches() ${list(r.table)} | internal ${list(r.internal)}${r.collect.length ? ` | collect() ${list(r.collect)}` : ""}`);
   }
 }
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s; load average now ${load()} (other work on the machine skews the figures)`);

@@ -4,9 +4,9 @@
  * same representation, same checks) and then hands the full, already valid record array to a Values
  * node of the same schema. Building this is planning work, outside the timed region.
  */
-import { Row, Table, type TableEnvironment, ValidationError } from "../src/index.js";
+import { Row, Schema, Table, type TableEnvironment, ValidationError } from "../src/index.js";
 import type { ValuesNode } from "../src/plan/nodes.js";
-import { BID_TYPE, type BidData } from "./data.js";
+import { BID_TYPE, type Bid, type BidData } from "./data.js";
 import type { BidTable } from "./workload.js";
 
 /** Rows checked through the public fromValues path before the bulk table is built. */
@@ -38,4 +38,18 @@ function validatePrefix(env: TableEnvironment, data: BidData): void {
       if (!same) throw new ValidationError(`bench data row ${i + 1}, column ${j + 1}: generator gave ${String(y)}, fromValues ${String(x)}`);
     }
   }
+}
+
+/**
+ * The bids with dateTime as event-time attribute, `WATERMARK FOR dateTime AS dateTime - delay` (per-record
+ * watermarks): the Values node `fromValues(schema, ...)` builds, over all rows.
+ */
+export function withWatermark(bids: BidTable, env: TableEnvironment, delayMs: number): Table<Bid, "append"> {
+  const schema = Schema.newBuilder()
+    .fromRowDataType(BID_TYPE)
+    .watermark("dateTime", `dateTime - INTERVAL '${delayMs / 1000}' SECOND`)
+    .build();
+  const rows = (bids.node as ValuesNode).rows;
+  const probe = env.fromValues(schema, Row.of(...rows[0]!));
+  return new Table(env, { ...(probe.node as ValuesNode), rows }) as unknown as Table<Bid, "append">;
 }

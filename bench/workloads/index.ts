@@ -1,6 +1,5 @@
 /**
- * Every workload of `npm run bench`, in report order. W3 (windows), W5 (PTF state) and W6 (PTF timers)
- * are added here as their features land: one file each, implementing bench/workload.ts.
+ * Every workload of `npm run bench`, in report order: one file each, implementing bench/workload.ts.
  */
 import type { Workload } from "../workload.js";
 import { W0 } from "./w0-project.js";
@@ -11,5 +10,6 @@ import { W4 } from "./w4-batch-sum.js";
 import { W5 } from "./w5-ptf-state.js";
 import { W7 } from "./w7-join.js";
 import { W8 } from "./w8-top-n.js";
+import { W6 } from "./w6-ptf-timers.js";
 
-export const WORKLOADS: readonly Workload[] = [W0, W1, W2, W3, W4, W5, W7, W8];
+export const WORKLOADS: readonly Workload[] = [W0, W1, W2, W3, W4, W5, W6, W7, W8];

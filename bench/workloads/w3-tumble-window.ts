@@ -8,26 +8,15 @@
  */
 import { buildJobGraph } from "../../src/exec/job-graph.js";
 import { WindowAggregateOperator } from "../../src/exec/operators/window-aggregate.js";
-import { $, lit, Row, Schema, Table, type TableEnvironment, Tumble } from "../../src/index.js";
-import type { ValuesNode } from "../../src/plan/nodes.js";
-import { BID_TYPE, type Bid, type BidData } from "../data.js";
+import { $, lit, type Table, Tumble } from "../../src/index.js";
+import type { Bid, BidData } from "../data.js";
+import { withWatermark } from "../source.js";
 import { type BaselineSink, RingSink } from "../sink.js";
 import { keep, usedBytesAfterGc } from "../memory.js";
 import type { BidTable, Workload } from "../workload.js";
 
 const SIZE = 10_000;
 const DELAY = 4_000;
-
-/** The bids with dateTime as event-time attribute: the Values node fromValues(schema, ...) builds, over all rows. */
-function withWatermark(bids: BidTable, env: TableEnvironment): Table<Bid, "append"> {
-  const schema = Schema.newBuilder()
-    .fromRowDataType(BID_TYPE)
-    .watermark("dateTime", `dateTime - INTERVAL '${DELAY / 1000}' SECOND`)
-    .build();
-  const rows = (bids.node as ValuesNode).rows;
-  const probe = env.fromValues(schema, Row.of(...rows[0]!));
-  return new Table(env, { ...(probe.node as ValuesNode), rows }) as unknown as Table<Bid, "append">;
-}
 
 interface Acc { cnt: number; max: number }
 type Windows = Map<number, Map<number, Acc>>;
@@ -38,7 +27,7 @@ export const W3: Workload = {
   description: "10 s tumbling window, watermark max - 4 s, COUNT(*) and MAX(price) per (window, auction)",
   batch: false,
   gate: 0.35,
-  plan: (bids, env) => withWatermark(bids, env)
+  plan: (bids, env) => withWatermark(bids, env, DELAY)
     .window(Tumble.over(lit(10).seconds()).on($("dateTime")).as("w"))
     .groupBy($("auction"), $("w"))
     .select($("auction"), $("w").start().as("window_start"), $("w").end().as("window_end"),

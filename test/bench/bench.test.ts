@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeBids, generateBids } from "../../bench/data.js";
-import { prepare, runJob } from "../../bench/harness.js";
+import { prepare, runBatches, runJob } from "../../bench/harness.js";
 import type { BaselineSink } from "../../bench/sink.js";
 import { WORKLOADS } from "../../bench/workloads/index.js";
 import type { JobSink } from "../../src/table/executor.js";
@@ -69,13 +69,18 @@ describe("bench data: Nexmark-style bids", () => {
 describe("bench workloads: the Table API plan and the baseline loop do the same work", () => {
   const data = generateBids(30_000, 3);
   for (const w of WORKLOADS) {
-    it(`${w.id}: ${w.description}`, () => {
+    it(`${w.id}: ${w.description}`, async () => {
       const base = new AllOutputs();
       w.baseline(data.objects, base);
+      const p = prepare(w, data);
       const table = new AllOutputs();
-      runJob(prepare(w, data).table, table);
+      runJob(p.table, table);
       expect(table.out.length).toBeGreaterThan(0);
       expect(table.out).toEqual(base.out);
+      // the public batch consumer the bench's headline column times
+      const batches = new AllOutputs();
+      await runBatches(p.table, batches);
+      expect(batches.out).toEqual(base.out);
     });
   }
 });

@@ -3,6 +3,7 @@ import {
   $, DataTypes, EnvironmentSettings, ExecutionError, ResolvedSchema, Row, RowKind, TableEnvironment, TableResult,
 } from "../../src/index.js";
 import type { Job, JobSink } from "../../src/table/executor.js";
+import { rowConverter } from "../../src/table/row-converter.js";
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 const batch = () => TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -247,5 +248,108 @@ describe("cancellation", () => {
     }
     // the slice in flight is delivered (4096 rows), nothing after it
     expect(seen.length).toBe(4096);
+  });
+});
+
+describe("batches() and forEachBatch(): rows a batch at a time", () => {
+  const counts = () => streaming().fromValues("x", "y", "x").as("w").groupBy($("w")).select($("w"), $("w").count().as("n"));
+
+  it("batches() yields arrays of typed rows with their kinds, in changelog order", async () => {
+    const out: [string, string, number][] = [];
+    for await (const batch of counts().execute().batches()) {
+      expect(batch.length).toBeGreaterThan(0);
+      for (const r of batch) out.push([Row.kindOf(r), r.w as string, r.n]);
+    }
+    expect(out).toEqual([["+I", "x", 1], ["+I", "y", 1], ["-U", "x", 1], ["+U", "x", 2]]);
+  });
+
+  it("one batch per slice of the job: 10,000 rows come as 4096 + 4096 + 1808", async () => {
+    const t = streaming().fromValues(DataTypes.ROW(DataTypes.FIELD("n", DataTypes.INT())), ...Array.from({ length: 10_000 }, (_, i) => Row.of(i)));
+    const sizes: number[] = [];
+    let last = -1;
+    await t.execute().forEachBatch((rows) => {
+      sizes.push(rows.length);
+      for (const r of rows) { expect(r.n).toBe(last + 1); last = r.n!; }
+    });
+    expect(sizes).toEqual([4096, 4096, 1808]);
+    expect(last).toBe(9999);
+  });
+
+  it("forEachBatch() waits for a returned promise before the next batch (backpressure)", async () => {
+    const t = streaming().fromValues(DataTypes.ROW(DataTypes.FIELD("n", DataTypes.INT())), ...Array.from({ length: 9_000 }, (_, i) => Row.of(i)));
+    const events: string[] = [];
+    await t.execute().forEachBatch(async (rows) => {
+      events.push(`start ${rows[0]!.n}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      events.push(`end ${rows[0]!.n}`);
+    });
+    expect(events).toEqual(["start 0", "end 0", "start 4096", "end 4096", "start 8192", "end 8192"]);
+  });
+
+  it("a job failure rejects both after the rows produced before it", async () => {
+    const { state, result } = fakeFailing(2);
+    const seen: number[] = [];
+    await expect(result.forEachBatch((rows) => { for (const r of rows) seen.push(r.n); })).rejects.toThrow("boom at step 3");
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(state.cancelled).toBe(true);
+    const again = fakeFailing(2);
+    const fromIterator: number[] = [];
+    const consume = async () => { for await (const b of again.result.batches()) for (const r of b) fromIterator.push(r.n); };
+    await expect(consume()).rejects.toThrow("boom at step 3");
+    expect(fromIterator).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("a throw in the callback cancels the job and rejects with that error; breaking out of batches() cancels too", async () => {
+    const { state, result } = fakeFailing(1000);
+    await expect(result.forEachBatch(() => { throw new Error("consumer says no"); })).rejects.toThrow("consumer says no");
+    expect(state.cancelled).toBe(true);
+    expect(state.steps).toBe(1);
+    const other = fakeFailing(1000);
+    for await (const b of other.result.batches()) { expect(b.map((r) => r.n)).toEqual([1, 2]); break; }
+    expect(other.state.cancelled).toBe(true);
+    expect(other.state.steps).toBe(1);
+  });
+
+  it("a result is consumed once, whichever consumer came first", async () => {
+    const r = streaming().fromValues(1).execute();
+    await r.forEachBatch(() => {});
+    await expect(r.toArray()).rejects.toThrow("this TableResult has already been consumed; call execute() again for a new job");
+  });
+
+  /** A job of 2 rows per step that fails in step `failAt + 1` (after emitting one row there) unless it is cancelled first. */
+  function fakeFailing(failAt: number) {
+    const state = { steps: 0, cancelled: false };
+    const make = (sink: JobSink): Job => ({
+      step: () => {
+        state.steps++;
+        sink.record(0, [state.steps * 2 - 1]);
+        if (state.steps > failAt) throw new ExecutionError(`boom at step ${state.steps}`);
+        sink.record(0, [state.steps * 2]);
+        return "more";
+      },
+      cancel: () => { state.cancelled = true; },
+    });
+    const schema = new ResolvedSchema([{ name: "n", type: DataTypes.INT() }]);
+    return { state, result: new TableResult<{ n: number }>(schema, make, false) };
+  }
+});
+
+describe("row objects", () => {
+  it("one converter per column-name list, shared by every job (rows keep one shape across jobs)", async () => {
+    const schema = (...names: string[]) => new ResolvedSchema(names.map((name) => ({ name, type: DataTypes.INT() })));
+    expect(rowConverter(schema("n", "s"))).toBe(rowConverter(schema("n", "s")));
+    expect(rowConverter(schema("s", "n"))).not.toBe(rowConverter(schema("n", "s")));
+    const convert = rowConverter<{ n: number; s: number }>(schema("n", "s"));
+    const rows = [0, 1, 2, 3].map((k) => convert(k, [k, 10 + k]));
+    expect(rows.map((r) => [Row.kindOf(r), { ...r }])).toEqual([
+      ["+I", { n: 0, s: 10 }], ["-U", { n: 1, s: 11 }], ["+U", { n: 2, s: 12 }], ["-D", { n: 3, s: 13 }],
+    ]);
+    expect(String(rows[2])).toBe("+U[2, 12]");
+  });
+
+  it("a column named toString is an own property (the kind prototypes are frozen)", async () => {
+    const [r] = await streaming().fromValues(Row.of("x", 1)).as("toString", "n").execute().toArray();
+    expect(Object.keys(r!)).toEqual(["toString", "n"]);
+    expect(Object.getOwnPropertyDescriptor(r, "toString")?.value).toBe("x");
   });
 });

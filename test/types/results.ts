@@ -50,3 +50,24 @@ appendSink(totals);
 appendSink(totals.filter($("total").isGreater(1)).distinct());
 // @ts-expect-error ""retract">' is not assignable to parameter of type 'Table<"
 appendSink(people.select($("age").count().as("n")));
+
+// ---- batch consumers: batches() and forEachBatch() -----------------------------------------------------
+async function batchConsumers(): Promise<void> {
+  const totalsResult = orders.groupBy($("product")).select($("product"), $("amount").sum().as("total")).execute();
+  for await (const batch of totalsResult.batches()) {
+    expectTypeOf(batch).toEqualTypeOf<KeyedRow<{ product: string; total: number | null }>[]>();
+    expectTypeOf(Row.kindOf(batch[0]!)).toEqualTypeOf<RowKind>();
+    // @ts-expect-error "Property 'amount' does not exist"
+    void batch[0]!.amount;
+  }
+  const adults = people.select($("name"), $("age"));
+  const done = adults.execute().forEachBatch((rows) => {
+    expectTypeOf(rows).toEqualTypeOf<KeyedRow<{ name: string | null; age: number | null }>[]>();
+  });
+  expectTypeOf(done).toEqualTypeOf<Promise<void>>();
+  // an async callback is awaited (backpressure)
+  await adults.execute().forEachBatch(async (rows) => { await Promise.resolve(rows.length); });
+  // @ts-expect-error "is not assignable to type 'string'"
+  await adults.execute().forEachBatch((rows: string) => rows);
+}
+void batchConsumers;

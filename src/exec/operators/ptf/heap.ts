@@ -1,8 +1,8 @@
 /**
- * Binary min-heap steps over a plain array, ordered by `less`: shared by the sort buffers of ORDER BY
- * tables (sort-buffer.ts) and the timer service (timers.ts). windows/time-queue.ts keeps its own
- * (time, seq) heap in parallel arrays; these owners order by richer rules (secondary columns, timer
- * names), so they keep objects and pass the order in.
+ * Binary min-heap steps over a plain array, ordered by `less`: used by the sort buffers of ORDER BY
+ * tables (sort-buffer.ts), which order by secondary columns and pass the order in. windows/time-queue.ts
+ * keeps its own (time, seq) heap in parallel arrays; the timer service (timers.ts) keeps an indexed heap
+ * (entries know their position, so a re-registered timer moves in place).
  */
 export type Less<T> = (a: T, b: T) => boolean;
 
@@ -42,9 +42,4 @@ export function heapDown<T>(h: T[], i: number, less: Less<T>): void {
     [h[i], h[m]] = [h[m]!, h[i]!];
     i = m;
   }
-}
-
-/** Restores the heap order of the whole array (after removing elements in place). */
-export function heapify<T>(h: T[], less: Less<T>): void {
-  for (let i = (h.length >> 1) - 1; i >= 0; i--) heapDown(h, i, less);
 }

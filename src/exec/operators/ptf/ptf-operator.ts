@@ -442,7 +442,8 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
    */
   protected override onWatermark(wm: number): void {
     const timers = this.timers;
-    if (timers !== undefined && timers.size() > 0) this.fireTimers(timers, wm);
+    // checked here, per watermark (per record with per-record watermarks): most watermarks fire nothing
+    if (timers !== undefined && timers.size() > 0 && timers.nextTime() <= wm) this.fireTimers(timers, wm);
     this.out.watermark(wm);
   }
 
