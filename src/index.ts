@@ -16,6 +16,7 @@ installPtfRuntime();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
+export type { FromIterableOptions } from "./table/from-iterable.js";
 export { Table, GroupedTable } from "./table/table.js";
 export type { ChangelogKind } from "./table/table.js";
 export { TableResult } from "./table/table-result.js";

@@ -91,6 +91,8 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = node.kinds && node.kinds.some((k) => k !== Kind.INSERT) ? union([{ kinds: node.kinds as Kind[] }]) : INSERT_ONLY;
       break;
     case "SourceScan":
+      mode = node.kinds && node.kinds.some((k) => k !== Kind.INSERT) ? union([{ kinds: node.kinds as Kind[] }]) : INSERT_ONLY;
+      break;
     case "Sink":
       mode = INSERT_ONLY;
       break;

@@ -6,6 +6,8 @@ import { rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
+import type { Readable } from "node:stream";
+import { rowsReadable } from "./result-readable.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -96,6 +98,15 @@ export class TableResult<R extends object = Record<string, unknown>> {
    */
   collect(): AsyncGenerator<KeyedRow<R>, void, undefined> {
     return new RowIterator(this.slices(), rowConverter<KeyedRow<R>>(this.schema));
+  }
+
+  /**
+   * The rows as a Node `Readable` in object mode (typed rows with their kind, `Row.kindOf`), with
+   * backpressure: the job runs only while the stream wants data (`highWaterMark` rows buffered, 16 by
+   * default); `destroy()` cancels the job; a failing job errors the stream. `pipeline(result.toReadable(), sink)`.
+   */
+  toReadable(options?: { highWaterMark?: number }): Readable {
+    return rowsReadable(this.collect(), options?.highWaterMark);
   }
 
   /** All rows of a bounded job, with their kinds (`Row.kindOf`). */
