@@ -70,3 +70,4 @@ export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descripto
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
 export { CollectionSink } from "./connectors/collection.js";
+export { toArrow, fromArrow, ARROW_KIND_COLUMN } from "./table/arrow/index.js";

@@ -109,6 +109,11 @@ export class TableResult<R extends object = Record<string, unknown>> {
     return rowsReadable(this.collect(), options?.highWaterMark);
   }
 
+  /** @internal the raw slices (positional records and their kinds), for columnar converters (toArrow). */
+  rawSlices(): AsyncGenerator<Slice> {
+    return this.slices();
+  }
+
   /** All rows of a bounded job, with their kinds (`Row.kindOf`). */
   async toArray(): Promise<KeyedRow<R>[]> {
     const convert = rowConverter<KeyedRow<R>>(this.schema);
