@@ -18,6 +18,7 @@ installJoinRuntime();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
+export type { FromIterableOptions } from "./table/from-iterable.js";
 export { Table, GroupedTable } from "./table/table.js";
 export { AggregatedTable, FlatAggregateTable } from "./table/row-based.js";
 export type { ChangelogKind } from "./table/table.js";
@@ -82,3 +83,4 @@ export { StatementSet } from "./table/statement-set.js";
 export { CollectionSink } from "./connectors/collection.js";
 export { CollectionSource } from "./connectors/collection-source.js";
 export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";
+export { toArrow, fromArrow, ARROW_KIND_COLUMN } from "./table/arrow/index.js";

@@ -2,6 +2,7 @@ import { connect, registerOperatorFactory } from "../exec/job-graph.js";
 import type { Output } from "../exec/operator.js";
 import type { SinkNode, SourceScanNode } from "../plan/nodes.js";
 import { registerConnector, type ConnectorTable } from "../table/table-descriptor.js";
+import { asyncIterableConnector } from "./async-iterable.js";
 import { collectionConnector } from "./collection.js";
 import { type Connector, connectorRuntime, registerConnectorRuntime } from "./connector.js";
 import { datagenConnector } from "./datagen/index.js";
@@ -10,7 +11,7 @@ import { blackholeConnector, printConnector } from "./print.js";
 import { ScanReader } from "./scan.js";
 import { SinkOperator } from "./sink-operator.js";
 
-const BUILT_IN: readonly Connector[] = [datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector];
+const BUILT_IN: readonly Connector[] = [datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector];
 
 /**
  * Installs the built-in connectors (planning side and run-time side) and the operators of scans and
@@ -29,6 +30,7 @@ export function installConnectors(): void {
     const table: ConnectorTable = {
       tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.physical,
       ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
+      ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
     };
     const reader = new ScanReader(connector.createReader!(table, ctx.settings), scan, ctx.resolveFunction);
     const emitter = { outputs: [] as Output[], out: undefined as unknown as Output };

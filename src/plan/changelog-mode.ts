@@ -119,6 +119,8 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = { kinds: ALL_KINDS.kinds, upsertKeys: node.uniqueKeys };
       break;
     case "SourceScan":
+      mode = node.kinds && node.kinds.some((k) => k !== Kind.INSERT) ? union([{ kinds: node.kinds as Kind[] }]) : INSERT_ONLY;
+      break;
     case "Sink":
     case "StatementSet":
       mode = INSERT_ONLY;

@@ -92,6 +92,10 @@ export interface SourceScanNode extends NodeBase {
   readonly computed: readonly { readonly name: string; readonly expr: ExprNode }[];
   readonly watermark?: WatermarkSpec;
   readonly primaryKey?: readonly string[];
+  /** An in-process object the connector reads (the iterable of fromAsyncIterable); never an option. */
+  readonly attachment?: unknown;
+  /** Row kinds the source produces when it is not insert-only (a changelog source). */
+  readonly kinds?: readonly number[];
 }
 
 export interface ProjectNode extends NodeBase {

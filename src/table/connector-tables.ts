@@ -96,6 +96,8 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
     computed: resolved.computed.map((c) => ({ name: c.name, expr: c.expr })),
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
+    ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
+    ...(spec.sourceKinds ? { kinds: spec.sourceKinds(table) } : {}),
   };
 }
 

@@ -146,6 +146,8 @@ export interface ConnectorSpec {
   isBounded?(table: ConnectorTable): boolean;
   /** What the sink of the table accepts. */
   sinkChangelog?(table: ConnectorTable): SinkChangelog;
+  /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
+  sourceKinds?(table: ConnectorTable): readonly number[];
 }
 
 const connectors = new Map<string, ConnectorSpec>();

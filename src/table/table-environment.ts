@@ -26,6 +26,7 @@ import type { FunctionCatalog } from "../functions/catalog.js";
 import { TableRegistry, scanNode, sinkNode } from "./connector-tables.js";
 import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
+import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
 import { executeSql, sqlQuery } from "../sql/execute.js";
 
@@ -150,6 +151,25 @@ export class TableEnvironment {
     }
     if (first instanceof DataType) return new Table(this, valuesNode(first, rows));
     return new Table(this, inferredValues(args));
+  }
+
+  /**
+   * A table fed by an AsyncIterable (or Iterable) of rows, objects or `Row.of(...)` (the counterpart of
+   * Flink's `fromDataStream`): each row is checked against the schema's physical columns when it is read;
+   * the watermark is the schema's (or `options.watermark`). The job pulls one row per `next()` only when
+   * it polls (backpressure), and cancelling the job calls the iterator's `return()`. A Node `Readable` in
+   * object mode is an AsyncIterable, so it can be given directly.
+   */
+  fromAsyncIterable<T extends object>(schema: Schema<T>, rows: AsyncIterable<RowInput<T>> | Iterable<RowInput<T>>, options?: FromIterableOptions<T>): Table<T, "append"> {
+    return this.from(iterableDescriptor(schema, rows, options, false));
+  }
+
+  /**
+   * As fromAsyncIterable, for a changelog: rows carry kinds (`Row.ofKind(RowKind.DELETE, ...)` or
+   * `Row.withKind(...)`), as Flink's `fromChangelogStream` (every kind allowed; plain rows are +I).
+   */
+  fromChangelogAsyncIterable<T extends object>(schema: Schema<T>, rows: AsyncIterable<RowInput<T>> | Iterable<RowInput<T>>, options?: FromIterableOptions<T>): Table<T, "retract"> {
+    return this.from(iterableDescriptor(schema, rows, options, true)) as unknown as Table<T, "retract">;
   }
 
   /** Registers a table under a name for `from(name)` (and SQL). */

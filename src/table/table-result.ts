@@ -7,6 +7,8 @@ import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
 import { describeThrown } from "../types/describe-thrown.js";
+import type { Readable } from "node:stream";
+import { rowsReadable } from "./result-readable.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -187,6 +189,20 @@ export class TableResult<R extends object = Record<string, unknown>> {
       const r = fn(batch);
       if (r !== undefined && r !== null && typeof (r as PromiseLike<void>).then === "function") await r;
     }
+  }
+
+  /**
+   * The rows as a Node `Readable` in object mode (typed rows with their kind, `Row.kindOf`), with
+   * backpressure: the job runs only while the stream wants data (`highWaterMark` rows buffered, 16 by
+   * default); `destroy()` cancels the job; a failing job errors the stream. `pipeline(result.toReadable(), sink)`.
+   */
+  toReadable(options?: { highWaterMark?: number }): Readable {
+    return rowsReadable(this.collect(), options?.highWaterMark);
+  }
+
+  /** @internal the raw slices (positional records and their kinds), for columnar converters (toArrow). */
+  rawSlices(): AsyncGenerator<Slice> {
+    return this.slices();
   }
 
   /** All rows of a bounded job, with their kinds (`Row.kindOf`). */

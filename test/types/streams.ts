@@ -1,0 +1,25 @@
+// Type tests of stream interop: fromAsyncIterable is typed by its schema and checks the rows' shape;
+// toReadable gives a Node Readable.
+import type { Readable } from "node:stream";
+import { expectTypeOf } from "vitest";
+import { DataTypes, Row, Schema, TableEnvironment } from "../../src/index.js";
+import type { ModeOf, SchemaOf } from "./helpers.js";
+
+const env = TableEnvironment.create();
+const schema = Schema.newBuilder().column("name", DataTypes.STRING().notNull()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).build();
+
+async function* objects() { yield { name: "a", ts: new Date(0) }; }
+const t = env.fromAsyncIterable(schema, objects(), { watermark: { column: "ts", expression: "ts" } });
+expectTypeOf<SchemaOf<typeof t>>().toEqualTypeOf<{ name: string; ts: Date | null }>();
+expectTypeOf<ModeOf<typeof t>>().toEqualTypeOf<"append">();
+env.fromAsyncIterable(schema, [Row.of("a", null), { name: "b" }]);
+const c = env.fromChangelogAsyncIterable(schema, [Row.of("a", null)]);
+expectTypeOf<ModeOf<typeof c>>().toEqualTypeOf<"retract">();
+expectTypeOf(t.execute().toReadable()).toEqualTypeOf<Readable>();
+
+// @ts-expect-error a row without the NOT NULL column 'name'
+env.fromAsyncIterable(schema, [{ ts: new Date(0) }]);
+// @ts-expect-error a value of the wrong type
+env.fromAsyncIterable(schema, [{ name: 1 }]);
+// @ts-expect-error the watermark column must be a column of the schema
+env.fromAsyncIterable(schema, [], { watermark: { column: "nope", expression: "nope" } });
