@@ -30,8 +30,16 @@ export function parseSqlExpression(src: string, what = "SQL expression"): ExprNo
  * WHERE condition, a PTF argument): used by the statement parser (src/sql) so that errors name the
  * line and column in the whole statement.
  */
-export function parseSqlExpressionAt(ts: TokenStream): ExprNode {
-  return new Parser(ts).expression();
+export function parseSqlExpressionAt(ts: TokenStream, options: SqlExpressionOptions = {}): ExprNode {
+  return new Parser(ts, options).expression();
+}
+
+/** Where an expression sits: a SELECT item, HAVING or ORDER BY of a query may call aggregates; `a.b` may name a column of a FROM item. */
+export interface SqlExpressionOptions {
+  /** Accept `COUNT(*)`, `COUNT([DISTINCT] x)`, `SUM(x)`, ... as aggregate calls (else they are an error). */
+  readonly aggregates?: boolean;
+  /** Accept `t.col`: the column node's `qualifier` is `t` (the statement binder resolves it). */
+  readonly qualified?: boolean;
 }
 
 /** SQL function names mapped onto built-in expression functions (same argument order). */
@@ -81,7 +89,7 @@ const CMP: Readonly<Record<string, string>> = {
 };
 
 class Parser {
-  constructor(readonly ts: TokenStream) {}
+  constructor(readonly ts: TokenStream, private readonly options: SqlExpressionOptions = {}) {}
 
   expression(): ExprNode {
     return this.or();
@@ -222,14 +230,43 @@ class Parser {
       ts.next();
       return this.noFieldAccess(col(t.text));
     }
+    if (this.options.aggregates && AGGREGATES.has(word)) {
+      ts.next();
+      ts.next(); // (
+      return this.aggregate(word, t);
+    }
     ts.next();
     ts.next(); // (
     return this.call(word, t);
   }
 
   private noFieldAccess(e: ExprNode): ExprNode {
-    if (this.ts.isOp(".")) this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
+    if (this.ts.isOp(".")) {
+      if (this.options.qualified && e.kind === "Column") {
+        // `t.col`: a column of the FROM item named (or aliased) t
+        this.ts.next();
+        const c = this.ts.peek();
+        const name = this.ts.identifier("a column name after '.'");
+        if (this.ts.isOp(".")) this.ts.fail("field access (a.b.c) is not supported in SQL expressions; use a column name");
+        return { kind: "Column", name, qualifier: e.name, pos: c.pos } as ExprNode;
+      }
+      this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
+    }
     return e;
+  }
+
+  /** `COUNT(*)`, `COUNT(DISTINCT x)`, `SUM([ALL] x)`, ...: an aggregate call node (the grouped select types it). */
+  private aggregate(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {
+    const ts = this.ts;
+    if (name === "COUNT" && ts.acceptOp("*")) {
+      ts.expectOp(")");
+      return { kind: "Agg", fn: "COUNT", args: [], distinct: false };
+    }
+    const distinct = ts.acceptKeyword("DISTINCT");
+    if (!distinct) ts.acceptKeyword("ALL");
+    const args = this.list();
+    if (args.length !== 1) ts.fail(`${name} expects 1 argument, got ${args.length}`, at);
+    return { kind: "Agg", fn: name, args, distinct };
   }
 
   private call(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {

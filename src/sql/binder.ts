@@ -12,7 +12,8 @@ import type { TableEnvironment } from "../table/table-environment.js";
 import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
-import type { CallArg, CreateTableStatement, CreateViewStatement, FromItem, Query, SelectQuery, ValuesQuery } from "./ast.js";
+import type { CallArg, CreateTableStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
+import { didYouMean } from "./closest-name.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -20,7 +21,40 @@ type Untyped = {
   select(...fields: Expression<unknown>[]): AnyTable;
   filter(predicate: Expression<unknown>): AnyTable;
   as(...names: string[]): AnyTable;
+  groupBy(...keys: Expression<unknown>[]): { select(...fields: Expression<unknown>[]): AnyTable };
+  distinct(): AnyTable;
+  join(right: AnyTable, predicate?: Expression<unknown>): AnyTable;
+  leftOuterJoin(right: AnyTable, predicate?: Expression<unknown>): AnyTable;
+  rightOuterJoin(right: AnyTable, predicate: Expression<unknown>): AnyTable;
+  fullOuterJoin(right: AnyTable, predicate: Expression<unknown>): AnyTable;
+  orderBy(...fields: Expression<unknown>[]): AnyTable;
+  offset(n: number): AnyTable;
+  fetch(n: number): AnyTable;
+  unionAll(other: AnyTable): AnyTable;
+  union(other: AnyTable): AnyTable;
+  intersect(other: AnyTable): AnyTable;
+  intersectAll(other: AnyTable): AnyTable;
+  minus(other: AnyTable): AnyTable;
+  minusAll(other: AnyTable): AnyTable;
 };
+
+/**
+ * A FROM item's columns as a query names them: `qualifier` is its alias (or table name), `columns` maps
+ * each column name it had to its name in the bound table (a join renames a right column that the left
+ * side has too: `id` becomes `id0`, as Flink names it).
+ */
+interface Source {
+  readonly qualifier: string | undefined;
+  readonly columns: ReadonlyMap<string, string>;
+}
+interface Bound {
+  readonly table: AnyTable;
+  readonly sources: readonly Source[];
+}
+/** A select item after `*` expansion: star columns are already the bound table's names. */
+type StarredItem = { readonly expr: ExprNode; readonly alias: string | undefined; readonly pos: number; readonly resolved?: boolean };
+/** A column node as the statement parser leaves it: `t.col` keeps `t` as its qualifier. */
+type QualifiedColumn = { kind: "Column"; name: string; qualifier?: string; pos?: number };
 const untyped = (t: AnyTable): Untyped => t as unknown as Untyped;
 
 /**
@@ -42,8 +76,227 @@ export class Binder {
     }
   }
 
+  /** WITH names in scope (innermost last): looked up before the environment's tables and views. */
+  private readonly ctes = new Map<string, AnyTable>();
+
   query(q: Query): AnyTable {
-    return q.kind === "Values" ? this.values(q, undefined) : this.select(q);
+    switch (q.kind) {
+      case "Values": return this.values(q, undefined);
+      case "Select": return this.select(q);
+      case "With": return this.withQuery(q);
+      case "SetOp": return this.setOp(q);
+      case "Ordered": return this.ordered(q);
+    }
+  }
+
+  private withQuery(q: WithQuery): AnyTable {
+    const saved = new Map(this.ctes);
+    try {
+      for (const c of q.ctes) {
+        const t = this.named(c.query, c.columns, c.pos);
+        this.ctes.set(c.name, t);
+      }
+      return this.query(q.body);
+    } finally {
+      this.ctes.clear();
+      for (const [k, v] of saved) this.ctes.set(k, v);
+    }
+  }
+
+  /** A query whose columns a list renames (`WITH v (a, b) AS (...)`, `(VALUES ...) AS t (a, b)`). */
+  private named(q: Query, columns: readonly string[] | undefined, pos: number): AnyTable {
+    if (q.kind === "Values") return this.values(q, columns);
+    const t = this.query(q);
+    if (columns === undefined) return t;
+    const n = t.getResolvedSchema().size;
+    if (columns.length !== n) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${columns.length} column names [${columns.join(", ")}] are given but the query has ${n} columns`);
+    }
+    return this.at(pos, () => untyped(t).as(...columns));
+  }
+
+  private setOp(q: SetOpQuery): AnyTable {
+    const left = untyped(this.query(q.left));
+    const right = this.query(q.right);
+    return this.at(q.pos, () => {
+      switch (q.op) {
+        case "UNION": return q.all ? left.unionAll(right) : left.union(right);
+        case "INTERSECT": return q.all ? left.intersectAll(right) : left.intersect(right);
+        case "EXCEPT": return q.all ? left.minusAll(right) : left.minus(right);
+      }
+    });
+  }
+
+  /** ORDER BY / OFFSET / FETCH (LIMIT) over the query's output columns: Table.orderBy / offset / fetch. */
+  private ordered(q: OrderedQuery): AnyTable {
+    let t = this.query(q.query);
+    const source = sourceOf(t, undefined);
+    if (q.orderBy.length > 0) {
+      const keys = q.orderBy.map((o) => new Expression({
+        kind: "Sort", ascending: o.ascending, nullsFirst: o.nullsFirst, expr: this.resolve(o.expr, [source], o.pos),
+      }));
+      const input = t;
+      t = this.at(q.orderBy[0]!.pos, () => untyped(input).orderBy(...keys));
+    }
+    const { offset, fetch } = q;
+    if (offset !== undefined) { const input = t; t = this.at(q.pos, () => untyped(input).offset(offset)); }
+    if (fetch !== undefined) { const input = t; t = this.at(q.pos, () => untyped(input).fetch(fetch)); }
+    return t;
+  }
+
+  private select(q: SelectQuery): AnyTable {
+    const from = this.from(q.from);
+    const sources = from.sources;
+    let t = from.table;
+    const where = q.where;
+    if (where !== undefined) {
+      const cond = new Expression(this.resolve(where.expr, sources, where.pos));
+      const input = t;
+      t = this.at(where.pos, () => untyped(input).filter(cond));
+    }
+    const items = this.expandStars(q, sources);
+    const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
+    const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
+    if (grouped) {
+      t = this.grouped(q, t, sources, items, exprs);
+    } else if (q.items !== undefined) {
+      t = this.project(t, items, exprs, q.pos);
+    }
+    if (q.distinct) { const input = t; t = this.at(q.pos, () => untyped(input).distinct()); }
+    return t;
+  }
+
+  /** `*` and `t.*` as the columns they stand for. */
+  private expandStars(q: SelectQuery, sources: readonly Source[]): StarredItem[] {
+    if (q.items === undefined) return allColumns(sources, undefined, q.pos);
+    return q.items.flatMap((it) => {
+      if (it.star === undefined) return [it];
+      if (it.star !== "" && !sources.some((s) => s.qualifier === it.star)) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, it.pos)}: unknown table '${it.star}' in '${it.star}.*'; known: [${sources.map((s) => s.qualifier).filter(Boolean).join(", ")}]${didYouMean(it.star, sources.flatMap((s) => (s.qualifier ? [s.qualifier] : [])))}`);
+      }
+      return allColumns(sources, it.star === "" ? undefined : it.star, it.pos);
+    });
+  }
+
+  private project(input: AnyTable, items: readonly { pos: number }[], exprs: Expression<unknown>[], pos: number): AnyTable {
+    try {
+      return untyped(input).select(...exprs);
+    } catch (e) {
+      // name the select item at fault: the first that fails on its own (else the whole list, e.g. duplicate names)
+      const bad = items.findIndex((_, i) => { try { untyped(input).select(exprs[i]!); return false; } catch { return true; } });
+      return this.at(bad >= 0 ? items[bad]!.pos : pos, () => { throw e; });
+    }
+  }
+
+  /** GROUP BY / HAVING / aggregates: Table.groupBy(...).select(...); HAVING is a hidden aggregate column filtered and dropped. */
+  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], exprs: Expression<unknown>[]): AnyTable {
+    const g = q.groupBy;
+    const keys = (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
+    const having = q.having;
+    const all = having === undefined ? exprs
+      : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: this.resolve(having.expr, sources, having.pos) })];
+    const grouped = this.at(g?.pos ?? q.pos, () => untyped(input).groupBy(...keys));
+    let t: AnyTable;
+    try {
+      t = grouped.select(...all);
+    } catch (e) {
+      const bad = all.findIndex((_, i) => { try { grouped.select(all[i]!); return false; } catch { return true; } });
+      const pos = bad < 0 ? q.pos : bad < items.length ? items[bad]!.pos : having!.pos;
+      return this.at(pos, () => { throw e; });
+    }
+    if (having === undefined) return t;
+    const names = t.getResolvedSchema().names.filter((n) => n !== "$having");
+    const filtered = this.at(having.pos, () => untyped(t).filter(new Expression({ kind: "Column", name: "$having" })));
+    return untyped(filtered).select(...names.map((n) => new Expression({ kind: "Column", name: n })));
+  }
+
+  private from(f: FromItem): Bound {
+    switch (f.kind) {
+      case "Table": {
+        const table = this.table(f.name, f.pos);
+        return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
+      }
+      case "Call": {
+        const args = f.args.map((a) => this.callArg(a));
+        const table = this.at(f.pos, () => this.env.fromCall(f.name, ...(args as never[])) as unknown as AnyTable);
+        return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
+      }
+      case "Subquery": {
+        const table = this.named(f.query, f.columns, f.pos);
+        return { table, sources: [sourceOf(table, f.alias)] };
+      }
+      case "Join": return this.join(f);
+    }
+  }
+
+  /** A join: the right side's columns that the left has too are renamed `name0`, `name1`, ... (Flink's names). */
+  private join(f: Extract<FromItem, { kind: "Join" }>): Bound {
+    const left = this.from(f.left);
+    const right = this.from(f.right);
+    const taken = new Set(left.table.getResolvedSchema().names);
+    const rightNames = right.table.getResolvedSchema().names;
+    const renamed = rightNames.map((n) => {
+      let name = n;
+      for (let i = 0; taken.has(name); i++) name = `${n}${i}`;
+      taken.add(name);
+      return name;
+    });
+    let rightTable = right.table;
+    if (renamed.some((n, i) => n !== rightNames[i])) rightTable = untyped(rightTable).as(...renamed);
+    const renames = new Map(rightNames.map((n, i) => [n, renamed[i]!]));
+    const rightSources = right.sources.map((s) => ({ qualifier: s.qualifier, columns: new Map([...s.columns].map(([k, v]) => [k, renames.get(v) ?? v])) }));
+    const sources = [...left.sources, ...rightSources];
+    const l = untyped(left.table);
+    const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    const table = this.at(f.pos, () => {
+      switch (f.joinType) {
+        case "CROSS": return l.join(rightTable);
+        case "INNER": return l.join(rightTable, on);
+        case "LEFT": return l.leftOuterJoin(rightTable, on);
+        case "RIGHT": return l.rightOuterJoin(rightTable, on!);
+        case "FULL": return l.fullOuterJoin(rightTable, on!);
+      }
+    });
+    return { table, sources };
+  }
+
+  /** Column references as the bound table names them: `t.col` and `col` checked against the FROM items. */
+  private resolve(e: ExprNode, sources: readonly Source[], pos: number): ExprNode {
+    switch (e.kind) {
+      case "Column": {
+        const c = e as QualifiedColumn;
+        const at = c.pos ?? pos;
+        if (c.qualifier !== undefined) {
+          const s = sources.find((x) => x.qualifier === c.qualifier);
+          if (s === undefined) {
+            const known = sources.flatMap((x) => (x.qualifier ? [x.qualifier] : []));
+            throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: table '${c.qualifier}' not found; known: [${known.join(", ")}]${didYouMean(c.qualifier, known)}`);
+          }
+          const actual = s.columns.get(c.name);
+          if (actual === undefined) {
+            const known = [...s.columns.keys()];
+            throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: column '${c.name}' is not in table '${c.qualifier}' [${known.join(", ")}]${didYouMean(c.name, known)}`);
+          }
+          return { kind: "Column", name: actual };
+        }
+        const found = sources.filter((s) => s.columns.has(c.name));
+        if (found.length > 1) {
+          throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: column '${c.name}' is ambiguous; qualify it: ${found.map((s) => `${s.qualifier ?? "?"}.${c.name}`).join(", ")}`);
+        }
+        if (found.length === 0) {
+          const known = sources.flatMap((s) => [...s.columns.keys()]);
+          // the Table API's message (Schema.indexOf), with a hint
+          throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: column '${c.name}' is not in [${known.join(", ")}]${didYouMean(c.name, known)}`);
+        }
+        return { kind: "Column", name: found[0]!.columns.get(c.name)! };
+      }
+      case "Call": return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
+      case "Agg": return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
+      case "Alias": return { ...e, expr: this.resolve(e.expr, sources, pos) };
+      case "Sort": return { ...e, expr: this.resolve(e.expr, sources, pos) };
+      case "Argument": return { ...e, expr: this.resolve(e.expr, sources, pos) };
+      default: return e;
+    }
   }
 
   /** `VALUES (...), (...)`: each value a constant; the column types are the common types over the rows (Flink's VALUES). */
@@ -74,30 +327,13 @@ export class Binder {
     return this.at(q.pos, () => env.fromValues(DataTypes.ROW(...fields) as DataType<object | null>, rows) as AnyTable);
   }
 
-  private select(q: SelectQuery): AnyTable {
-    let t = this.from(q.from);
-    const where = q.where;
-    if (where !== undefined) t = this.at(where.pos, () => untyped(t).filter(new Expression(where.expr)));
-    const items = q.items;
-    if (items === undefined) return t;
-    const exprs = items.map((it, i) => new Expression(selectExpr(it.expr, it.alias, i)));
-    const input = t;
-    try {
-      return untyped(input).select(...exprs);
-    } catch (e) {
-      // name the select item at fault: the first that fails on its own (else the whole list, e.g. duplicate names)
-      const bad = items.findIndex((_, i) => { try { untyped(input).select(exprs[i]!); return false; } catch { return true; } });
-      return this.at(bad >= 0 ? items[bad]!.pos : q.pos, () => { throw e; });
-    }
-  }
-
-  private from(f: FromItem): AnyTable {
-    if (f.kind === "Table") return this.table(f.name, f.pos);
-    const args = f.args.map((a) => this.callArg(a));
-    return this.at(f.pos, () => this.env.fromCall(f.name, ...(args as never[])) as unknown as AnyTable);
-  }
-
   private table(name: string, pos: number): AnyTable {
+    const cte = this.ctes.get(name);
+    if (cte !== undefined) return cte;
+    if (!this.env.listTables().includes(name)) {
+      const known = [...this.ctes.keys(), ...this.env.listTables()];
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: table '${name}' is not registered; known: [${known.join(", ")}]${didYouMean(name, known)}`);
+    }
     return this.at(pos, () => this.env.from(name) as AnyTable);
   }
 
@@ -124,7 +360,7 @@ export class Binder {
     if (s.query.kind === "Values") {
       t = this.values(s.query, s.columns);
     } else {
-      t = this.select(s.query);
+      t = this.query(s.query);
       const cols = s.columns;
       if (cols !== undefined) {
         const n = t.getResolvedSchema().size;
@@ -189,4 +425,25 @@ function location(src: string, pos: number): string {
   const before = src.slice(0, pos);
   const line = before.split("\n").length;
   return `At line ${line}, column ${pos - before.lastIndexOf("\n")}`;
+}
+
+/** A bound table's columns under one qualifier. */
+function sourceOf(t: AnyTable, qualifier: string | undefined): Source {
+  const names = t.getResolvedSchema().names;
+  return { qualifier, columns: new Map(names.map((n) => [n, n])) };
+}
+
+/** `*` (qualifier undefined) or `t.*`: column references in FROM order. */
+function allColumns(sources: readonly Source[], qualifier: string | undefined, pos: number): StarredItem[] {
+  return sources.filter((s) => qualifier === undefined || s.qualifier === qualifier)
+    .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
+}
+
+function containsAgg(e: ExprNode): boolean {
+  switch (e.kind) {
+    case "Agg": return true;
+    case "Call": return e.args.some(containsAgg);
+    case "Alias": case "Sort": case "Argument": return containsAgg(e.expr);
+    default: return false;
+  }
 }
