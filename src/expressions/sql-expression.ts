@@ -202,7 +202,7 @@ class Parser {
     switch (t.kind) {
       case "number": ts.next(); return numberLiteral(t.text);
       case "string": ts.next(); return literal(t.text);
-      case "quoted": ts.next(); return this.noFieldAccess(col(t.text));
+      case "quoted": ts.next(); return this.noFieldAccess(col(t.text), t.pos);
       case "op":
         if (ts.acceptOp("(")) {
           const e = this.expression();
@@ -228,7 +228,7 @@ class Parser {
     }
     if (!ts.isOp("(", 1)) {
       ts.next();
-      return this.noFieldAccess(col(t.text));
+      return this.noFieldAccess(col(t.text), t.pos);
     }
     if (this.options.aggregates && AGGREGATES.has(word)) {
       ts.next();
@@ -240,15 +240,14 @@ class Parser {
     return this.call(word, t);
   }
 
-  private noFieldAccess(e: ExprNode): ExprNode {
+  private noFieldAccess(e: ExprNode, pos: number): ExprNode {
     if (this.ts.isOp(".")) {
       if (this.options.qualified && e.kind === "Column") {
         // `t.col`: a column of the FROM item named (or aliased) t
         this.ts.next();
-        const c = this.ts.peek();
         const name = this.ts.identifier("a column name after '.'");
         if (this.ts.isOp(".")) this.ts.fail("field access (a.b.c) is not supported in SQL expressions; use a column name");
-        return { kind: "Column", name, qualifier: e.name, pos: c.pos } as ExprNode;
+        return { kind: "Column", name, qualifier: e.name, pos } as ExprNode;
       }
       this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
     }

@@ -5,7 +5,7 @@
 export function closestName(name: string, known: readonly string[]): string | undefined {
   const target = name.toLowerCase();
   let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
+  let bestDistance = Math.min(name.length, Math.max(1, Math.floor(name.length / 3)) + 1);
   for (const k of known) {
     const d = distance(target, k.toLowerCase());
     if (d < bestDistance) { best = k; bestDistance = d; }
