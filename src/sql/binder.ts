@@ -30,6 +30,8 @@ type Untyped = {
   orderBy(...fields: Expression<unknown>[]): AnyTable;
   offset(n: number): AnyTable;
   fetch(n: number): AnyTable;
+  joinLateral(call: Expression<unknown>, condition?: Expression<unknown>): AnyTable;
+  leftOuterJoinLateral(call: Expression<unknown>, condition?: Expression<unknown>): AnyTable;
   unionAll(other: AnyTable): AnyTable;
   union(other: AnyTable): AnyTable;
   intersect(other: AnyTable): AnyTable;
@@ -144,7 +146,12 @@ export class Binder {
     return t;
   }
 
-  private select(q: SelectQuery): AnyTable {
+  private select(given: SelectQuery): AnyTable {
+    let q = given;
+    // `FROM a, LATERAL TABLE(f(a.x)) r WHERE cond`: the condition is the lateral join's (a temporal join needs its key there)
+    if (q.from.kind === "Join" && q.from.joinType === "CROSS" && q.from.right.kind === "Lateral" && q.where !== undefined) {
+      q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
+    }
     const from = this.from(q.from);
     const sources = from.sources;
     let t = from.table;
@@ -213,6 +220,7 @@ export class Binder {
   private from(f: FromItem): Bound {
     switch (f.kind) {
       case "Table": {
+        if (f.asOf !== undefined) return this.from({ ...f, kind: "Lateral", fn: "", args: [], columns: undefined });
         const table = this.table(f.name, f.pos);
         return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
       }
@@ -226,11 +234,15 @@ export class Binder {
         return { table, sources: [sourceOf(table, f.alias)] };
       }
       case "Join": return this.join(f);
+      case "Lateral": case "Table":
+        throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
     }
   }
 
   /** A join: the right side's columns that the left has too are renamed `name0`, `name1`, ... (Flink's names). */
   private join(f: Extract<FromItem, { kind: "Join" }>): Bound {
+    const r = f.right;
+    if (r.kind === "Lateral" || (r.kind === "Table" && r.asOf !== undefined)) return this.lateralJoin(f, r);
     const left = this.from(f.left);
     const right = this.from(f.right);
     const taken = new Set(left.table.getResolvedSchema().names);
@@ -258,6 +270,78 @@ export class Binder {
       }
     });
     return { table, sources };
+  }
+
+  /**
+   * `JOIN LATERAL TABLE(f(...))` (Table.joinLateral / leftOuterJoinLateral) and `JOIN t FOR SYSTEM_TIME AS OF
+   * l.time` (a temporal join: t's rowtime and primary key make it a temporal table function, joined laterally).
+   */
+  private lateralJoin(f: Extract<FromItem, { kind: "Join" }>, r: Extract<FromItem, { kind: "Lateral" | "Table" }>): Bound {
+    if (f.joinType !== "INNER" && f.joinType !== "LEFT" && f.joinType !== "CROSS") {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: a ${f.joinType} JOIN with ${r.kind === "Lateral" ? "LATERAL TABLE" : "FOR SYSTEM_TIME AS OF"} is not supported; use [INNER] JOIN or LEFT JOIN`);
+    }
+    const left = this.from(f.left);
+    const leftNames = left.table.getResolvedSchema().names;
+    let callExpr: ExprNode;
+    let qualifier: string | undefined;
+    this.versionedRenames.clear();
+    if (r.kind === "Lateral") {
+      const args = r.args.map((a) => this.resolve(a, left.sources, r.pos));
+      const call: ExprNode = { kind: "Call", fn: r.fn, args };
+      callExpr = r.columns === undefined ? call : { kind: "Alias", name: r.columns[0]!, extraNames: r.columns.slice(1), expr: call };
+      qualifier = r.alias ?? r.fn;
+    } else {
+      callExpr = this.versioned(r, left, leftNames);
+      qualifier = r.alias ?? r.name;
+    }
+    // the function's columns: a versioned table's (renamed) columns, or those of a probe join without condition
+    const added = r.kind === "Table" ? [...this.versionedRenames.keys()] : this.lateralColumns(r, callExpr, left.table, leftNames.length);
+    const sources = [...left.sources, { qualifier, columns: new Map(added.map((n) => [this.originalName(r, n), n])) }];
+    const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    const l = untyped(left.table);
+    const table = this.at(f.pos, () => (f.joinType === "LEFT" ? l.leftOuterJoinLateral(new Expression(callExpr), on) : l.joinLateral(new Expression(callExpr), on)));
+    return { table, sources };
+  }
+
+  /** The columns a LATERAL TABLE call adds: a temporal table function's table's, or those of a probe join without condition. */
+  private lateralColumns(r: Extract<FromItem, { kind: "Lateral" }>, callExpr: ExprNode, left: AnyTable, leftSize: number): string[] {
+    const fn = (this.env.functions.lookup(r.fn) as { fn?: { table?: { schema?: { names: string[] } } } } | undefined)?.fn;
+    const versioned = fn?.table?.schema;
+    if (versioned !== undefined) return versioned.names;
+    return this.at(r.pos, () => untyped(left).joinLateral(new Expression(callExpr))).getResolvedSchema().names.slice(leftSize);
+  }
+
+  /** A versioned table's column under its own name (the binder renames those the left side has too). */
+  private originalName(r: Extract<FromItem, { kind: "Lateral" | "Table" }>, n: string): string {
+    return this.versionedRenames.get(n) ?? n;
+  }
+  private readonly versionedRenames = new Map<string, string>();
+
+  /** `t FOR SYSTEM_TIME AS OF l.time`: a temporal table function call over t's rowtime and primary key. */
+  private versioned(r: Extract<FromItem, { kind: "Table" }>, left: Bound, leftNames: readonly string[]): ExprNode {
+    const table = this.table(r.name, r.pos);
+    const schema = table.getResolvedSchema();
+    const pk = (table as unknown as { node: { primaryKey?: readonly string[] } }).node.primaryKey;
+    const rowtime = schema.columns.find((c) => c.type.timeAttribute === "ROWTIME");
+    if (pk === undefined || pk.length === 0 || rowtime === undefined) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, r.pos)}: FOR SYSTEM_TIME AS OF needs a versioned table: '${r.name}' must declare a PRIMARY KEY and a WATERMARK${pk === undefined || pk.length === 0 ? " (it has no primary key)" : " (it has no rowtime attribute)"}`);
+    }
+    // columns the left side has too get Flink's suffixed names (rate_time, rowtime0, ...)
+    const taken = new Set(leftNames);
+    const renamed = schema.names.map((n) => {
+      let name = n;
+      for (let i = 0; taken.has(name); i++) name = `${n}${i}`;
+      taken.add(name);
+      return name;
+    });
+    renamed.forEach((n, i) => this.versionedRenames.set(n, schema.names[i]!));
+    const versioned = renamed.some((n, i) => n !== schema.names[i]) ? untyped(table).as(...renamed) : table;
+    const nameOf = (n: string) => renamed[schema.names.indexOf(n)]!;
+    type Temporal = { createTemporalTableFunction(time: Expression<unknown>, ...keys: Expression<unknown>[]): unknown };
+    const fn = this.at(r.pos, () => (versioned as unknown as Temporal).createTemporalTableFunction(
+      new Expression({ kind: "Column", name: nameOf(rowtime.name) }), ...pk.map((k) => new Expression({ kind: "Column", name: nameOf(k) }))));
+    const time = this.resolve(r.asOf!.expr, left.sources, r.asOf!.pos);
+    return { kind: "Call", fn: "temporal", args: [time], udf: fn };
   }
 
   /** Column references as the bound table names them: `t.col` and `col` checked against the FROM items. */

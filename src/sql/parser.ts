@@ -385,7 +385,31 @@ class StatementParser {
       return { kind: "Subquery", query, pos: t.pos, alias, columns };
     }
     if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) ts.raise(`FROM TABLE(...) ${NOT_SUPPORTED}; call the function directly: FROM f(...)`, t);
+    if (ts.acceptKeyword("LATERAL")) {
+      ts.expectKeyword("TABLE");
+      ts.expectOp("(");
+      const at = ts.peek();
+      const fn = ts.identifier("a table function name");
+      ts.expectOp("(");
+      const args: ReturnType<typeof parseSqlExpressionAt>[] = [];
+      if (!ts.acceptOp(")")) {
+        do args.push(parseSqlExpressionAt(ts, PLAIN)); while (ts.acceptOp(","));
+        ts.expectOp(")");
+      }
+      ts.expectOp(")");
+      const alias = this.alias();
+      const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
+      return { kind: "Lateral", fn, args, pos: at.pos, alias, columns };
+    }
     const { name, pos } = this.objectName("a table name or a function call");
+    if (ts.isKeyword("FOR") && ts.isKeyword("SYSTEM_TIME", 1)) {
+      ts.next(); ts.next();
+      ts.expectKeyword("AS");
+      ts.expectKeyword("OF");
+      const at = ts.peek();
+      const expr = parseSqlExpressionAt(ts, PLAIN);
+      return { kind: "Table", name, pos, asOf: { expr, pos: at.pos }, alias: this.alias() };
+    }
     if (!ts.acceptOp("(")) return { kind: "Table", name, pos, alias: this.alias() };
     const args: CallArg[] = [];
     if (!ts.acceptOp(")")) {
