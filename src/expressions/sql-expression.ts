@@ -230,6 +230,11 @@ class Parser {
       ts.next();
       return this.noFieldAccess(col(t.text), t.pos);
     }
+    if (this.options.aggregates && word === "ROW_NUMBER") {
+      ts.next();
+      ts.next(); // (
+      return this.rowNumber();
+    }
     if (this.options.aggregates && AGGREGATES.has(word)) {
       ts.next();
       ts.next(); // (
@@ -252,6 +257,41 @@ class Parser {
       this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
     }
     return e;
+  }
+
+  /**
+   * `ROW_NUMBER() OVER ([PARTITION BY a, ...] ORDER BY b [ASC|DESC], ...)`: kept as the call `$ROW_NUMBER(
+   * $partitionBy(...), $orderBy(...))` for the statement binder, which turns the top-N and deduplication
+   * patterns into Rank and Deduplicate plan nodes (docs/sql.md); anywhere else it is an error there.
+   */
+  private rowNumber(): ExprNode {
+    const ts = this.ts;
+    ts.expectOp(")");
+    ts.expectKeyword("OVER");
+    ts.expectOp("(");
+    const partition: ExprNode[] = [];
+    if (ts.acceptKeyword("PARTITION")) {
+      ts.expectKeyword("BY");
+      do partition.push(this.expression()); while (ts.acceptOp(","));
+    }
+    const order: ExprNode[] = [];
+    if (ts.acceptKeyword("ORDER")) {
+      ts.expectKeyword("BY");
+      do {
+        const expr = this.expression();
+        let ascending = true;
+        if (ts.acceptKeyword("DESC")) ascending = false;
+        else ts.acceptKeyword("ASC");
+        let nullsFirst: boolean | undefined;
+        if (ts.acceptKeyword("NULLS")) {
+          if (ts.acceptKeyword("FIRST")) nullsFirst = true;
+          else { ts.expectKeyword("LAST"); nullsFirst = false; }
+        }
+        order.push({ kind: "Sort", ascending, nullsFirst, expr });
+      } while (ts.acceptOp(","));
+    }
+    ts.expectOp(")");
+    return callNode("$ROW_NUMBER", [callNode("$partitionBy", partition), callNode("$orderBy", order)]);
   }
 
   /** `COUNT(*)`, `COUNT(DISTINCT x)`, `SUM([ALL] x)`, ...: an aggregate call node (the grouped select types it). */

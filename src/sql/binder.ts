@@ -30,6 +30,8 @@ type Untyped = {
   orderBy(...fields: Expression<unknown>[]): AnyTable;
   offset(n: number): AnyTable;
   fetch(n: number): AnyTable;
+  topN(n: number, spec: { partitionBy: Expression<unknown>[]; orderBy: Expression<unknown>[]; rowNumber?: string; offset: number }): AnyTable;
+  deduplicate(spec: { keys: Expression<unknown>[]; keep: "first" | "last"; orderBy?: Expression<unknown> }): AnyTable;
   joinLateral(call: Expression<unknown>, condition?: Expression<unknown>): AnyTable;
   leftOuterJoinLateral(call: Expression<unknown>, condition?: Expression<unknown>): AnyTable;
   unionAll(other: AnyTable): AnyTable;
@@ -146,13 +148,17 @@ export class Binder {
     return t;
   }
 
-  private select(given: SelectQuery): AnyTable {
+  private select(given: SelectQuery, preBound?: Bound): AnyTable {
     let q = given;
+    if (preBound === undefined) {
+      const ranked = this.rankPattern(q);
+      if (ranked !== undefined) return ranked;
+    }
     // `FROM a, LATERAL TABLE(f(a.x)) r WHERE cond`: the condition is the lateral join's (a temporal join needs its key there)
     if (q.from.kind === "Join" && q.from.joinType === "CROSS" && q.from.right.kind === "Lateral" && q.where !== undefined) {
       q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
     }
-    const from = this.from(q.from);
+    const from = preBound ?? this.from(q.from);
     const sources = from.sources;
     let t = from.table;
     const where = q.where;
@@ -171,6 +177,84 @@ export class Binder {
     }
     if (q.distinct) { const input = t; t = this.at(q.pos, () => untyped(input).distinct()); }
     return t;
+  }
+
+  /**
+   * `SELECT ... FROM (SELECT ..., ROW_NUMBER() OVER (PARTITION BY k ORDER BY o) AS rn FROM t) WHERE rn <= N`
+   * (also `rn < N`, `rn = N`, `rn BETWEEN a AND b`) as Table.topN; with `rn = 1`, one order key that is a time
+   * attribute and rn not selected, as Table.deduplicate (ASC keeps the first row, DESC the last; a proctime
+   * key deduplicates in arrival order). Undefined when the query is not of this shape.
+   */
+  private rankPattern(q: SelectQuery): AnyTable | undefined {
+    const f = q.from;
+    if (f.kind !== "Subquery" || f.columns !== undefined || f.query.kind !== "Select" || q.where === undefined) return undefined;
+    const inner = f.query;
+    if (inner.items === undefined || inner.groupBy !== undefined || inner.having !== undefined || inner.distinct) return undefined;
+    const at = inner.items.findIndex((it) => it.star === undefined && it.expr.kind === "Call" && it.expr.fn === "$ROW_NUMBER");
+    if (at < 0) return undefined;
+    const rn = inner.items[at]!.alias ?? `EXPR$${at}`;
+    const isRn = (e: ExprNode) => e.kind === "Column" && e.name === rn && ((e as QualifiedColumn).qualifier === undefined || (e as QualifiedColumn).qualifier === f.alias);
+    const conjuncts = splitAnd(q.where.expr);
+    let range: [number, number] | undefined;
+    const bound = conjuncts.findIndex((c) => (range = rankRange(c, isRn)) !== undefined);
+    if (bound < 0 || range === undefined) return undefined;
+    const [start, end] = range as [number, number];
+    if (start > end) throw new ValidationError(`SQL validation failed. ${location(this.src, q.where.pos)}: the condition on '${rn}' selects no row`);
+    const rest = conjuncts.filter((_, i) => i !== bound);
+    const over = inner.items[at]!.expr as Extract<ExprNode, { kind: "Call" }>;
+
+    // the inner FROM and WHERE, then the Rank / Deduplicate node over it
+    const from = this.from(inner.from);
+    let t = from.table;
+    const where = inner.where;
+    if (where !== undefined) {
+      const cond = new Expression(this.resolve(where.expr, from.sources, where.pos));
+      const input = t;
+      t = this.at(where.pos, () => untyped(input).filter(cond));
+    }
+    const pos = inner.items[at]!.pos;
+    const partition = (over.args[0] as Extract<ExprNode, { kind: "Call" }>).args.map((e) => this.resolve(e, from.sources, pos));
+    const order = (over.args[1] as Extract<ExprNode, { kind: "Call" }>).args.map((e) => this.resolve(e, from.sources, pos) as Extract<ExprNode, { kind: "Sort" }>);
+    const mentionsRn = (e: ExprNode): boolean => isRn(e) || (e.kind === "Call" ? e.args.some(mentionsRn) : e.kind === "Alias" ? mentionsRn(e.expr) : false);
+    const outerUsesRn = q.items === undefined || q.items.some((it) => it.star !== undefined || mentionsRn(it.expr)) || rest.some(mentionsRn);
+    const schema = t.getResolvedSchema();
+    const timeOf = (e: ExprNode) => (e.kind === "Column" && schema.has(e.name) ? schema.column(e.name).type.timeAttribute : undefined);
+    const key = order.length === 1 ? order[0]! : undefined;
+    const input = t;
+    let ranked: AnyTable;
+    if (start === 1 && end === 1 && !outerUsesRn && key !== undefined && timeOf(key.expr) !== undefined) {
+      const keep = key.ascending ? "first" : "last";
+      const rowtime = timeOf(key.expr) === "ROWTIME" ? new Expression(key.expr) : undefined;
+      ranked = this.at(pos, () => untyped(input).deduplicate({
+        keys: partition.map((k) => new Expression(k)), keep, ...(rowtime === undefined ? {} : { orderBy: rowtime }),
+      }));
+    } else {
+      // processing-time order is arrival order: a proctime ASC key orders nothing (Flink's append-fast top-N)
+      const keys = order.filter((o) => {
+        if (timeOf(o.expr) !== "PROCTIME") return true;
+        if (!o.ascending) throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: a top-N ordered by processing time DESC is not supported; order by an event-time attribute or a column`);
+        return false;
+      });
+      ranked = this.at(pos, () => untyped(input).topN(end - start + 1, {
+        partitionBy: partition.map((k) => new Expression(k)), orderBy: keys.map((k) => new Expression(k)), offset: start - 1,
+        ...(outerUsesRn ? { rowNumber: "$rn" } : {}),
+      }));
+    }
+    // the inner select list over the ranked rows: ROW_NUMBER() is the rank column (or gone when nobody reads it)
+    const rankedSources = from.sources;
+    const items: StarredItem[] = [];
+    inner.items.forEach((it, i) => {
+      if (i === at) {
+        if (outerUsesRn) items.push({ expr: { kind: "Alias", name: rn, extraNames: [], expr: { kind: "Column", name: "$rn" } }, alias: undefined, pos: it.pos, resolved: true });
+      } else if (it.star !== undefined) {
+        items.push(...allColumns(rankedSources, it.star === "" ? undefined : it.star, it.pos));
+      } else {
+        items.push({ expr: selectExpr(this.resolve(it.expr, rankedSources, it.pos), it.alias, i), alias: undefined, pos: it.pos, resolved: true });
+      }
+    });
+    const projected = this.project(ranked, items, items.map((it) => new Expression(it.expr)), inner.pos);
+    const outerWhere = rest.length === 0 ? undefined : { expr: rest.length === 1 ? rest[0]! : { kind: "Call", fn: "and", args: rest } as ExprNode, pos: q.where.pos };
+    return this.select({ ...q, where: outerWhere }, { table: projected, sources: [sourceOf(projected, f.alias)] });
   }
 
   /** `*` and `t.*` as the columns they stand for. */
@@ -374,7 +458,12 @@ export class Binder {
         }
         return { kind: "Column", name: found[0]!.columns.get(c.name)! };
       }
-      case "Call": return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
+      case "Call":
+        if (e.fn === "$ROW_NUMBER") {
+          throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ROW_NUMBER() OVER (...) is supported in the top-N and deduplication patterns only: `
+            + "SELECT ... FROM (SELECT ..., ROW_NUMBER() OVER (PARTITION BY k ORDER BY o) AS rn FROM t) WHERE rn <= N");
+        }
+        return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
       case "Agg": return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
       case "Alias": return { ...e, expr: this.resolve(e.expr, sources, pos) };
       case "Sort": return { ...e, expr: this.resolve(e.expr, sources, pos) };
@@ -529,5 +618,36 @@ function containsAgg(e: ExprNode): boolean {
     case "Call": return e.args.some(containsAgg);
     case "Alias": case "Sort": case "Argument": return containsAgg(e.expr);
     default: return false;
+  }
+}
+
+function splitAnd(e: ExprNode): ExprNode[] {
+  return e.kind === "Call" && e.fn === "and" ? e.args.flatMap(splitAnd) : [e];
+}
+
+/** The ranks `rn <= N`, `rn < N`, `rn = N`, `N >= rn`, `rn BETWEEN a AND b` select, or undefined. */
+function rankRange(c: ExprNode, isRn: (e: ExprNode) => boolean): [number, number] | undefined {
+  if (c.kind !== "Call") return undefined;
+  const int = (e: ExprNode | undefined) => (e !== undefined && e.kind === "Literal" && typeof e.value === "number" && Number.isInteger(e.value) ? e.value : undefined);
+  const [a, b, x] = c.args;
+  if (c.fn === "between" && a !== undefined && isRn(a)) {
+    const lo = int(b); const hi = int(x);
+    return lo === undefined || hi === undefined ? undefined : [Math.max(1, lo), hi];
+  }
+  const flipped: Record<string, string> = { lessThanOrEqual: "greaterThanOrEqual", lessThan: "greaterThan", equals: "equals" };
+  let fn = c.fn;
+  let n: number | undefined;
+  if (a !== undefined && isRn(a)) n = int(b);
+  else if (b !== undefined && isRn(b)) {
+    n = int(a);
+    const f = Object.entries(flipped).find(([, v]) => v === fn);
+    fn = f ? f[0] : "";
+  } else return undefined;
+  if (n === undefined) return undefined;
+  switch (fn) {
+    case "lessThanOrEqual": return [1, n];
+    case "lessThan": return [1, n - 1];
+    case "equals": return [n, n];
+    default: return undefined;
   }
 }
