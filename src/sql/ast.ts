@@ -6,7 +6,15 @@ import type { DataType } from "../types/data-type.js";
  * The statements `env.executeSql` reads (docs/sql.md). Every node keeps the source offset (`pos`) of
  * its first token so that the binder can name the line and column of a validation error.
  */
-export type Statement = QueryStatement | CreateViewStatement | CreateTableStatement;
+export type Statement = QueryStatement | CreateViewStatement | CreateTableStatement | InsertStatement;
+
+/** `INSERT INTO sink <query>`: runs as `sqlQuery(query).executeInsert(sink)`. */
+export interface InsertStatement {
+  readonly kind: "Insert";
+  readonly table: string;
+  readonly pos: number;
+  readonly query: Query;
+}
 
 export interface QueryStatement {
   readonly kind: "Query";

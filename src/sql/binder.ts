@@ -12,7 +12,8 @@ import type { TableEnvironment } from "../table/table-environment.js";
 import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
-import type { CallArg, CreateTableStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
+import type { InsertTableResult } from "../table/insert.js";
+import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
 import { didYouMean } from "./closest-name.js";
 
 type AnyTable = Table<object>;
@@ -524,6 +525,16 @@ export class Binder {
       default: node = v.node;
     }
     return new Expression(a.name === undefined ? node : { kind: "Argument", name: a.name, expr: node });
+  }
+
+  /** `INSERT INTO sink <query>`: Table.executeInsert(sink), so the sink rules and the result are the Table API's. */
+  insert(s: InsertStatement): InsertTableResult {
+    const t = this.query(s.query);
+    if (!this.env.listTables().includes(s.table)) {
+      const known = this.env.listTables();
+      throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: table '${s.table}' is not registered; known: [${known.join(", ")}]${didYouMean(s.table, known)}`);
+    }
+    return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
   }
 
   createView(s: CreateViewStatement): void {

@@ -13,7 +13,7 @@ const WHAT = "SQL statement";
  * Statement keywords and clauses outside the supported subset: named in a "not supported" error
  * instead of a generic "unexpected input", so the user knows it is a limit, not a typo.
  */
-const UNSUPPORTED_STATEMENTS = ["INSERT", "DROP", "ALTER", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "USE", "SET", "RESET", "EXECUTE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
+const UNSUPPORTED_STATEMENTS = ["DROP", "ALTER", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "USE", "SET", "RESET", "EXECUTE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
 const UNSUPPORTED_CLAUSES = ["WINDOW", "QUALIFY", "MATCH_RECOGNIZE"];
 /** Words that end a select item or a FROM item: never read as an alias. */
 const CLAUSE_WORDS = new Set(["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS",
@@ -45,6 +45,14 @@ class StatementParser {
     const ts = this.ts;
     const t = ts.peek();
     if (ts.isKeyword("SELECT") || ts.isKeyword("VALUES") || ts.isKeyword("WITH") || ts.isOp("(")) return { kind: "Query", query: this.query() };
+    if (ts.acceptKeyword("INSERT")) {
+      if (ts.isKeyword("OVERWRITE")) ts.raise(`INSERT OVERWRITE ${NOT_SUPPORTED}`, ts.peek());
+      ts.expectKeyword("INTO");
+      const { name, pos } = this.objectName("a sink table name");
+      if (ts.isOp("(")) ts.raise(`a column list in INSERT INTO ${NOT_SUPPORTED}; select the sink's columns in its order`, ts.peek());
+      if (ts.isKeyword("PARTITION")) ts.raise(`INSERT INTO ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
+      return { kind: "Insert", table: name, pos, query: this.query() };
+    }
     if (ts.acceptKeyword("CREATE")) {
       const temporary = ts.acceptKeyword("TEMPORARY");
       if (ts.acceptKeyword("VIEW")) return this.createView(temporary);
@@ -54,7 +62,7 @@ class StatementParser {
       return ts.fail("expected VIEW or TABLE");
     }
     if (t.kind === "ident" && UNSUPPORTED_STATEMENTS.includes(t.text.toUpperCase())) ts.raise(`${t.text.toUpperCase()} ${NOT_SUPPORTED}`, t);
-    return ts.fail("expected SELECT, VALUES, WITH, CREATE VIEW or CREATE TABLE");
+    return ts.fail("expected SELECT, VALUES, WITH, INSERT INTO, CREATE VIEW or CREATE TABLE");
   }
 
   expectEnd(): void {
