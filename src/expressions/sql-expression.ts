@@ -315,7 +315,7 @@ class Parser {
       case "TRY_CAST": {
         const e = this.expression();
         ts.expectKeyword("AS");
-        const type = parseTypeAt(ts);
+        const type = parseTypeAt(ts, { sql: true });
         ts.expectOp(")");
         return callNode(name === "CAST" ? "cast" : "tryCast", [e, literal(null, type)]);
       }

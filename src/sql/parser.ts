@@ -138,7 +138,7 @@ class StatementParser {
         if (ts.acceptKeyword("AS")) {
           columns.push({ kind: "computed", name: column, ...this.exprText(), pos: t.pos });
         } else {
-          const type = parseTypeAt(ts);
+          const type = parseTypeAt(ts, { sql: true });
           if (ts.isKeyword("METADATA")) ts.raise(`METADATA columns ${NOT_SUPPORTED}`, ts.peek());
           if (ts.isKeyword("PRIMARY")) ts.raise(`an inline PRIMARY KEY ${NOT_SUPPORTED}; declare PRIMARY KEY (${column}) NOT ENFORCED after the columns`, ts.peek());
           if (ts.isKeyword("COMMENT")) ts.raise(`column comments ${NOT_SUPPORTED}`, ts.peek());

@@ -106,3 +106,15 @@ describe("SQL names: unknown tables and columns suggest the closest known name",
     expect(() => env.sqlQuery("SELECT x.amount FROM Orders o")).toThrow("SQL validation failed. At line 1, column 8: table 'x' not found; known: [o]");
   });
 });
+
+describe("Flink SQL type rules", () => {
+  it("VARCHAR without a length is STRING in SQL: CAST(x AS VARCHAR) keeps the whole value, DDL declares STRING", async () => {
+    const env = batch();
+    expect(await env.executeSql("SELECT CAST(amount AS VARCHAR) AS s, CAST(customer AS VARCHAR(2)) AS c2 FROM (VALUES (1234, 'Alice')) AS t (amount, customer)").toChangelog())
+      .toEqual(["+I[1234, Al]"]);
+    expect(env.sqlQuery("SELECT CAST(1 AS VARCHAR) AS s, TRY_CAST('x' AS INT) AS i FROM (VALUES 1)").getResolvedSchema().toShortString())
+      .toBe("[s: STRING NOT NULL, i: INT]");
+    env.executeSql("CREATE TABLE S (name VARCHAR, tags ARRAY<VARCHAR>, n VARCHAR(3)) WITH ('connector' = 'datagen', 'number-of-rows' = '1')");
+    expect(env.from("S").getResolvedSchema().toShortString()).toBe("[name: STRING, tags: ARRAY<STRING>, n: VARCHAR(3)]");
+  });
+});
