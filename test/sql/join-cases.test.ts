@@ -179,3 +179,18 @@ describe("temporal joins in SQL", () => {
       .toThrow("SQL validation failed. At line 1, column 38: FOR SYSTEM_TIME AS OF needs a versioned table: 'Orders' must declare a PRIMARY KEY and a WATERMARK (it has no primary key)");
   });
 });
+
+describe("LATERAL TABLE of a table function in SQL", () => {
+  it("comma / CROSS JOIN LATERAL and LEFT JOIN LATERAL ... ON TRUE: joinLateral / leftOuterJoinLateral; AS r (c) renames", async () => {
+    const { SplitFunction } = await import("../../examples/table-api/split-function.js");
+    const env = streaming();
+    env.executeSql("CREATE VIEW Orders (id, tags) AS VALUES (1, 'red, green'), (2, 'blue'), (3, CAST(NULL AS STRING))");
+    env.createTemporaryFunction("split", SplitFunction);
+    expect(await run(env, "SELECT o.id, r.tag FROM Orders AS o, LATERAL TABLE(split(o.tags)) AS r (tag)"))
+      .toEqual(["+I[1, red]", "+I[1, green]", "+I[2, blue]"]);
+    expect(await run(env, "SELECT id, tag FROM Orders CROSS JOIN LATERAL TABLE(split(tags)) AS r (tag) WHERE tag <> 'red'"))
+      .toEqual(["+I[1, green]", "+I[2, blue]"]);
+    expect(await run(env, "SELECT id, f0 FROM Orders LEFT JOIN LATERAL TABLE(split(tags)) ON TRUE"))
+      .toEqual(["+I[1, red]", "+I[1, green]", "+I[2, blue]", "+I[3, null]"]);
+  });
+});
