@@ -72,6 +72,10 @@ const SQL_FUNCTIONS: Readonly<Record<string, { fn: string; min: number; max: num
 
 const AGGREGATES = new Set(["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX"]);
 
+/** The function names SQL text may call as built-ins (for "did you mean" hints of an unknown function). */
+export const SQL_FUNCTION_NAMES: readonly string[] = [...Object.keys(SQL_FUNCTIONS), ...AGGREGATES,
+  "CAST", "TRY_CAST", "EXTRACT", "FLOOR", "CEIL", "CEILING", "POSITION", "TRIM", "SUBSTRING", "ROUND", "TO_TIMESTAMP", "ROW_NUMBER"];
+
 /** Interval units and their size in milliseconds (day-time) or months (year-month). */
 const INTERVAL_UNITS: Readonly<Record<string, { factor: number; yearMonth: boolean }>> = {
   YEAR: { factor: 12, yearMonth: true },

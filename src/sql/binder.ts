@@ -15,6 +15,7 @@ import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "../table/insert.js";
 import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
 import { didYouMean } from "./closest-name.js";
+import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -77,12 +78,19 @@ export class Binder {
       return f();
     } catch (e) {
       if (e instanceof SqlParseError || !(e instanceof TableError)) throw e;
-      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${e.message}`, { cause: e });
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${e.message}${this.functionHint(e.message)}`, { cause: e });
     }
   }
 
   /** WITH names in scope (innermost last): looked up before the environment's tables and views. */
   private readonly ctes = new Map<string, AnyTable>();
+
+  /** `; did you mean 'UPPER'?` for an "unknown function 'UPPR'" message: the closest built-in or registered name. */
+  private functionHint(message: string): string {
+    const m = /unknown function '([^']+)'/.exec(message);
+    if (m === null || message.includes("did you mean")) return "";
+    return didYouMean(m[1]!, [...SQL_FUNCTION_NAMES, ...this.env.listUserDefinedFunctions()]);
+  }
 
   query(q: Query): AnyTable {
     switch (q.kind) {

@@ -118,3 +118,10 @@ describe("Flink SQL type rules", () => {
     expect(env.from("S").getResolvedSchema().toShortString()).toBe("[name: STRING, tags: ARRAY<STRING>, n: VARCHAR(3)]");
   });
 });
+
+describe("SQL names: unknown functions", () => {
+  it("suggest the closest built-in or registered function", () => {
+    const env = ordersEnv();
+    expect(() => env.sqlQuery("SELECT UPPR(customer) FROM Orders")).toThrow(/^SQL validation failed\. At line 1, column 8: .*unknown function 'UPPR'.*; did you mean 'UPPER'\?$/);
+  });
+});
