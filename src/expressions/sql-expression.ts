@@ -30,8 +30,16 @@ export function parseSqlExpression(src: string, what = "SQL expression"): ExprNo
  * WHERE condition, a PTF argument): used by the statement parser (src/sql) so that errors name the
  * line and column in the whole statement.
  */
-export function parseSqlExpressionAt(ts: TokenStream): ExprNode {
-  return new Parser(ts).expression();
+export function parseSqlExpressionAt(ts: TokenStream, options: SqlExpressionOptions = {}): ExprNode {
+  return new Parser(ts, options).expression();
+}
+
+/** Where an expression sits: a SELECT item, HAVING or ORDER BY of a query may call aggregates; `a.b` may name a column of a FROM item. */
+export interface SqlExpressionOptions {
+  /** Accept `COUNT(*)`, `COUNT([DISTINCT] x)`, `SUM(x)`, ... as aggregate calls (else they are an error). */
+  readonly aggregates?: boolean;
+  /** Accept `t.col`: the column node's `qualifier` is `t` (the statement binder resolves it). */
+  readonly qualified?: boolean;
 }
 
 /** SQL function names mapped onto built-in expression functions (same argument order). */
@@ -64,6 +72,10 @@ const SQL_FUNCTIONS: Readonly<Record<string, { fn: string; min: number; max: num
 
 const AGGREGATES = new Set(["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX"]);
 
+/** The function names SQL text may call as built-ins (for "did you mean" hints of an unknown function). */
+export const SQL_FUNCTION_NAMES: readonly string[] = [...Object.keys(SQL_FUNCTIONS), ...AGGREGATES,
+  "CAST", "TRY_CAST", "EXTRACT", "FLOOR", "CEIL", "CEILING", "POSITION", "TRIM", "SUBSTRING", "ROUND", "TO_TIMESTAMP", "ROW_NUMBER"];
+
 /** Interval units and their size in milliseconds (day-time) or months (year-month). */
 const INTERVAL_UNITS: Readonly<Record<string, { factor: number; yearMonth: boolean }>> = {
   YEAR: { factor: 12, yearMonth: true },
@@ -91,7 +103,7 @@ export const MAX_SQL_NESTING = 200;
 class Parser {
   private depth = 0;
 
-  constructor(readonly ts: TokenStream) {}
+  constructor(readonly ts: TokenStream, private readonly options: SqlExpressionOptions = {}) {}
 
   expression(): ExprNode {
     this.enter();
@@ -242,7 +254,7 @@ class Parser {
         return e;
       }
       case "string": ts.next(); return literal(t.text);
-      case "quoted": ts.next(); return this.noFieldAccess(col(t.text));
+      case "quoted": ts.next(); return this.noFieldAccess(col(t.text), t.pos);
       case "op":
         if (ts.acceptOp("(")) {
           const e = this.expression();
@@ -268,16 +280,84 @@ class Parser {
     }
     if (!ts.isOp("(", 1)) {
       ts.next();
-      return this.noFieldAccess(col(t.text));
+      return this.noFieldAccess(col(t.text), t.pos);
+    }
+    if (this.options.aggregates && word === "ROW_NUMBER") {
+      ts.next();
+      ts.next(); // (
+      return this.rowNumber();
+    }
+    if (this.options.aggregates && AGGREGATES.has(word)) {
+      ts.next();
+      ts.next(); // (
+      return this.aggregate(word, t);
     }
     ts.next();
     ts.next(); // (
     return this.call(word, t);
   }
 
-  private noFieldAccess(e: ExprNode): ExprNode {
-    if (this.ts.isOp(".")) this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
+  private noFieldAccess(e: ExprNode, pos: number): ExprNode {
+    if (this.ts.isOp(".")) {
+      if (this.options.qualified && e.kind === "Column") {
+        // `t.col`: a column of the FROM item named (or aliased) t
+        this.ts.next();
+        const name = this.ts.identifier("a column name after '.'");
+        if (this.ts.isOp(".")) this.ts.fail("field access (a.b.c) is not supported in SQL expressions; use a column name");
+        return { kind: "Column", name, qualifier: e.name, pos } as ExprNode;
+      }
+      this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
+    }
     return e;
+  }
+
+  /**
+   * `ROW_NUMBER() OVER ([PARTITION BY a, ...] ORDER BY b [ASC|DESC], ...)`: kept as the call `$ROW_NUMBER(
+   * $partitionBy(...), $orderBy(...))` for the statement binder, which turns the top-N and deduplication
+   * patterns into Rank and Deduplicate plan nodes (docs/sql.md); anywhere else it is an error there.
+   */
+  private rowNumber(): ExprNode {
+    const ts = this.ts;
+    ts.expectOp(")");
+    ts.expectKeyword("OVER");
+    ts.expectOp("(");
+    const partition: ExprNode[] = [];
+    if (ts.acceptKeyword("PARTITION")) {
+      ts.expectKeyword("BY");
+      do partition.push(this.expression()); while (ts.acceptOp(","));
+    }
+    const order: ExprNode[] = [];
+    if (ts.acceptKeyword("ORDER")) {
+      ts.expectKeyword("BY");
+      do {
+        const expr = this.expression();
+        let ascending = true;
+        if (ts.acceptKeyword("DESC")) ascending = false;
+        else ts.acceptKeyword("ASC");
+        let nullsFirst: boolean | undefined;
+        if (ts.acceptKeyword("NULLS")) {
+          if (ts.acceptKeyword("FIRST")) nullsFirst = true;
+          else { ts.expectKeyword("LAST"); nullsFirst = false; }
+        }
+        order.push({ kind: "Sort", ascending, nullsFirst, expr });
+      } while (ts.acceptOp(","));
+    }
+    ts.expectOp(")");
+    return callNode("$ROW_NUMBER", [callNode("$partitionBy", partition), callNode("$orderBy", order)]);
+  }
+
+  /** `COUNT(*)`, `COUNT(DISTINCT x)`, `SUM([ALL] x)`, ...: an aggregate call node (the grouped select types it). */
+  private aggregate(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {
+    const ts = this.ts;
+    if (name === "COUNT" && ts.acceptOp("*")) {
+      ts.expectOp(")");
+      return { kind: "Agg", fn: "COUNT", args: [], distinct: false };
+    }
+    const distinct = ts.acceptKeyword("DISTINCT");
+    if (!distinct) ts.acceptKeyword("ALL");
+    const args = this.list();
+    if (args.length !== 1) ts.fail(`${name} expects 1 argument, got ${args.length}`, at);
+    return { kind: "Agg", fn: name, args, distinct };
   }
 
   private call(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {
@@ -287,7 +367,7 @@ class Parser {
       case "TRY_CAST": {
         const e = this.expression();
         ts.expectKeyword("AS");
-        const type = parseTypeAt(ts);
+        const type = parseTypeAt(ts, { sql: true });
         ts.expectOp(")");
         return callNode(name === "CAST" ? "cast" : "tryCast", [e, literal(null, type)]);
       }

@@ -6,7 +6,15 @@ import type { DataType } from "../types/data-type.js";
  * The statements `env.executeSql` reads (docs/sql.md). Every node keeps the source offset (`pos`) of
  * its first token so that the binder can name the line and column of a validation error.
  */
-export type Statement = QueryStatement | CreateViewStatement | CreateTableStatement;
+export type Statement = QueryStatement | CreateViewStatement | CreateTableStatement | InsertStatement;
+
+/** `INSERT INTO sink <query>`: runs as `sqlQuery(query).executeInsert(sink)`. */
+export interface InsertStatement {
+  readonly kind: "Insert";
+  readonly table: string;
+  readonly pos: number;
+  readonly query: Query;
+}
 
 export interface QueryStatement {
   readonly kind: "Query";
@@ -43,7 +51,8 @@ export type ColumnDef =
   /** `name AS expr`: the SQL text of the expression, parsed again by Schema (which keeps it for printing). */
   | { readonly kind: "computed"; readonly name: string; readonly sql: string; readonly pos: number };
 
-export type Query = SelectQuery | ValuesQuery;
+/** A query: a SELECT, VALUES, a set operation, or any of them with WITH / ORDER BY / LIMIT around it. */
+export type Query = SelectQuery | ValuesQuery | SetOpQuery | WithQuery | OrderedQuery;
 
 export interface ValuesQuery {
   readonly kind: "Values";
@@ -51,24 +60,64 @@ export interface ValuesQuery {
   readonly rows: readonly { readonly values: readonly ExprNode[]; readonly pos: number }[];
 }
 
+/** `WITH a AS (...), b (x, y) AS (...) <query>`: each name is visible in the later ones and the body. */
+export interface WithQuery {
+  readonly kind: "With";
+  readonly pos: number;
+  readonly ctes: readonly { readonly name: string; readonly columns: readonly string[] | undefined; readonly query: Query; readonly pos: number }[];
+  readonly body: Query;
+}
+
+/** `left UNION|INTERSECT|EXCEPT [ALL] right`. */
+export interface SetOpQuery {
+  readonly kind: "SetOp";
+  readonly pos: number;
+  readonly op: "UNION" | "INTERSECT" | "EXCEPT";
+  readonly all: boolean;
+  readonly left: Query;
+  readonly right: Query;
+}
+
+/** `<query> ORDER BY ... [LIMIT n] [OFFSET n ROWS] [FETCH FIRST n ROWS ONLY]`. */
+export interface OrderedQuery {
+  readonly kind: "Ordered";
+  readonly pos: number;
+  readonly query: Query;
+  readonly orderBy: readonly { readonly expr: ExprNode; readonly ascending: boolean; readonly nullsFirst: boolean | undefined; readonly pos: number }[];
+  readonly offset: number | undefined;
+  readonly fetch: number | undefined;
+}
+
 export interface SelectQuery {
   readonly kind: "Select";
   readonly pos: number;
+  readonly distinct: boolean;
   /** undefined: `SELECT *`. */
   readonly items: readonly SelectItem[] | undefined;
   readonly from: FromItem;
   readonly where: { readonly expr: ExprNode; readonly pos: number } | undefined;
+  readonly groupBy: { readonly exprs: readonly ExprNode[]; readonly pos: number } | undefined;
+  readonly having: { readonly expr: ExprNode; readonly pos: number } | undefined;
 }
 
 export interface SelectItem {
   readonly expr: ExprNode;
   readonly alias: string | undefined;
   readonly pos: number;
+  /** `t.*` (expr unused). */
+  readonly star?: string;
 }
 
+export type JoinKind = "INNER" | "LEFT" | "RIGHT" | "FULL" | "CROSS";
+
 export type FromItem =
-  | { readonly kind: "Table"; readonly name: string; readonly pos: number }
-  | { readonly kind: "Call"; readonly name: string; readonly pos: number; readonly args: readonly CallArg[] };
+  /** `t [FOR SYSTEM_TIME AS OF left.rowtime] [AS] alias`. */
+  | { readonly kind: "Table"; readonly name: string; readonly pos: number; readonly alias: string | undefined; readonly asOf?: { readonly expr: ExprNode; readonly pos: number } }
+  /** `LATERAL TABLE(f(args)) [AS] alias [(c1, ...)]`: the right side of a join, correlated with the left. */
+  | { readonly kind: "Lateral"; readonly fn: string; readonly args: readonly ExprNode[]; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
+  | { readonly kind: "Call"; readonly name: string; readonly pos: number; readonly args: readonly CallArg[]; readonly alias: string | undefined }
+  | { readonly kind: "Subquery"; readonly query: Query; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
+  | { readonly kind: "Join"; readonly joinType: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on: ExprNode | undefined; readonly pos: number };
 
 export interface CallArg {
   /** `name => value`; undefined for a positional argument. */

@@ -12,7 +12,10 @@ import type { TableEnvironment } from "../table/table-environment.js";
 import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
-import type { CallArg, CreateTableStatement, CreateViewStatement, FromItem, Query, SelectQuery, ValuesQuery } from "./ast.js";
+import type { InsertTableResult } from "../table/insert.js";
+import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
+import { didYouMean } from "./closest-name.js";
+import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -20,7 +23,44 @@ type Untyped = {
   select(...fields: Expression<unknown>[]): AnyTable;
   filter(predicate: Expression<unknown>): AnyTable;
   as(...names: string[]): AnyTable;
+  groupBy(...keys: Expression<unknown>[]): { select(...fields: Expression<unknown>[]): AnyTable };
+  distinct(): AnyTable;
+  join(right: AnyTable, predicate?: Expression<unknown>): AnyTable;
+  leftOuterJoin(right: AnyTable, predicate?: Expression<unknown>): AnyTable;
+  rightOuterJoin(right: AnyTable, predicate: Expression<unknown>): AnyTable;
+  fullOuterJoin(right: AnyTable, predicate: Expression<unknown>): AnyTable;
+  orderBy(...fields: Expression<unknown>[]): AnyTable;
+  offset(n: number): AnyTable;
+  fetch(n: number): AnyTable;
+  topN(n: number, spec: { partitionBy: Expression<unknown>[]; orderBy: Expression<unknown>[]; rowNumber?: string; offset: number }): AnyTable;
+  deduplicate(spec: { keys: Expression<unknown>[]; keep: "first" | "last"; orderBy?: Expression<unknown> }): AnyTable;
+  joinLateral(call: Expression<unknown>, condition?: Expression<unknown>): AnyTable;
+  leftOuterJoinLateral(call: Expression<unknown>, condition?: Expression<unknown>): AnyTable;
+  unionAll(other: AnyTable): AnyTable;
+  union(other: AnyTable): AnyTable;
+  intersect(other: AnyTable): AnyTable;
+  intersectAll(other: AnyTable): AnyTable;
+  minus(other: AnyTable): AnyTable;
+  minusAll(other: AnyTable): AnyTable;
 };
+
+/**
+ * A FROM item's columns as a query names them: `qualifier` is its alias (or table name), `columns` maps
+ * each column name it had to its name in the bound table (a join renames a right column that the left
+ * side has too: `id` becomes `id0`, as Flink names it).
+ */
+interface Source {
+  readonly qualifier: string | undefined;
+  readonly columns: ReadonlyMap<string, string>;
+}
+interface Bound {
+  readonly table: AnyTable;
+  readonly sources: readonly Source[];
+}
+/** A select item after `*` expansion: star columns are already the bound table's names. */
+type StarredItem = { readonly expr: ExprNode; readonly alias: string | undefined; readonly pos: number; readonly resolved?: boolean };
+/** A column node as the statement parser leaves it: `t.col` keeps `t` as its qualifier. */
+type QualifiedColumn = { kind: "Column"; name: string; qualifier?: string; pos?: number };
 const untyped = (t: AnyTable): Untyped => t as unknown as Untyped;
 
 /**
@@ -38,12 +78,407 @@ export class Binder {
       return f();
     } catch (e) {
       if (e instanceof SqlParseError || !(e instanceof TableError)) throw e;
-      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${e.message}`, { cause: e });
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${e.message}${this.functionHint(e.message)}`, { cause: e });
     }
   }
 
+  /** WITH names in scope (innermost last): looked up before the environment's tables and views. */
+  private readonly ctes = new Map<string, AnyTable>();
+
+  /** `; did you mean 'UPPER'?` for an "unknown function 'UPPR'" message: the closest built-in or registered name. */
+  private functionHint(message: string): string {
+    const m = /unknown function '([^']+)'/.exec(message);
+    if (m === null || message.includes("did you mean")) return "";
+    return didYouMean(m[1]!, [...SQL_FUNCTION_NAMES, ...this.env.listUserDefinedFunctions()]);
+  }
+
   query(q: Query): AnyTable {
-    return q.kind === "Values" ? this.values(q, undefined) : this.select(q);
+    switch (q.kind) {
+      case "Values": return this.values(q, undefined);
+      case "Select": return this.select(q);
+      case "With": return this.withQuery(q);
+      case "SetOp": return this.setOp(q);
+      case "Ordered": return this.ordered(q);
+    }
+  }
+
+  private withQuery(q: WithQuery): AnyTable {
+    const saved = new Map(this.ctes);
+    try {
+      for (const c of q.ctes) {
+        const t = this.named(c.query, c.columns, c.pos);
+        this.ctes.set(c.name, t);
+      }
+      return this.query(q.body);
+    } finally {
+      this.ctes.clear();
+      for (const [k, v] of saved) this.ctes.set(k, v);
+    }
+  }
+
+  /** A query whose columns a list renames (`WITH v (a, b) AS (...)`, `(VALUES ...) AS t (a, b)`). */
+  private named(q: Query, columns: readonly string[] | undefined, pos: number): AnyTable {
+    if (q.kind === "Values") return this.values(q, columns);
+    const t = this.query(q);
+    if (columns === undefined) return t;
+    const n = t.getResolvedSchema().size;
+    if (columns.length !== n) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${columns.length} column names [${columns.join(", ")}] are given but the query has ${n} columns`);
+    }
+    return this.at(pos, () => untyped(t).as(...columns));
+  }
+
+  private setOp(q: SetOpQuery): AnyTable {
+    const left = untyped(this.query(q.left));
+    const right = this.query(q.right);
+    return this.at(q.pos, () => {
+      switch (q.op) {
+        case "UNION": return q.all ? left.unionAll(right) : left.union(right);
+        case "INTERSECT": return q.all ? left.intersectAll(right) : left.intersect(right);
+        case "EXCEPT": return q.all ? left.minusAll(right) : left.minus(right);
+      }
+    });
+  }
+
+  /** ORDER BY / OFFSET / FETCH (LIMIT) over the query's output columns: Table.orderBy / offset / fetch. */
+  private ordered(q: OrderedQuery): AnyTable {
+    let t = this.query(q.query);
+    const source = sourceOf(t, undefined);
+    if (q.orderBy.length > 0) {
+      const keys = q.orderBy.map((o) => new Expression({
+        kind: "Sort", ascending: o.ascending, nullsFirst: o.nullsFirst, expr: this.resolve(o.expr, [source], o.pos),
+      }));
+      const input = t;
+      t = this.at(q.orderBy[0]!.pos, () => untyped(input).orderBy(...keys));
+    }
+    const { offset, fetch } = q;
+    if (offset !== undefined) { const input = t; t = this.at(q.pos, () => untyped(input).offset(offset)); }
+    if (fetch !== undefined) { const input = t; t = this.at(q.pos, () => untyped(input).fetch(fetch)); }
+    return t;
+  }
+
+  private select(given: SelectQuery, preBound?: Bound): AnyTable {
+    let q = given;
+    if (preBound === undefined) {
+      const ranked = this.rankPattern(q);
+      if (ranked !== undefined) return ranked;
+    }
+    // `FROM a, LATERAL TABLE(f(a.x)) r WHERE cond`: the condition is the lateral join's (a temporal join needs its key there)
+    if (q.from.kind === "Join" && q.from.joinType === "CROSS" && q.from.right.kind === "Lateral" && q.where !== undefined) {
+      q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
+    }
+    const from = preBound ?? this.from(q.from);
+    const sources = from.sources;
+    let t = from.table;
+    const where = q.where;
+    if (where !== undefined) {
+      const cond = new Expression(this.resolve(where.expr, sources, where.pos));
+      const input = t;
+      t = this.at(where.pos, () => untyped(input).filter(cond));
+    }
+    const items = this.expandStars(q, sources);
+    const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
+    const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
+    if (grouped) {
+      t = this.grouped(q, t, sources, items, exprs);
+    } else if (q.items !== undefined) {
+      t = this.project(t, items, exprs, q.pos);
+    }
+    if (q.distinct) { const input = t; t = this.at(q.pos, () => untyped(input).distinct()); }
+    return t;
+  }
+
+  /**
+   * `SELECT ... FROM (SELECT ..., ROW_NUMBER() OVER (PARTITION BY k ORDER BY o) AS rn FROM t) WHERE rn <= N`
+   * (also `rn < N`, `rn = N`, `rn BETWEEN a AND b`) as Table.topN; with `rn = 1`, one order key that is a time
+   * attribute and rn not selected, as Table.deduplicate (ASC keeps the first row, DESC the last; a proctime
+   * key deduplicates in arrival order). Undefined when the query is not of this shape.
+   */
+  private rankPattern(q: SelectQuery): AnyTable | undefined {
+    const f = q.from;
+    if (f.kind !== "Subquery" || f.columns !== undefined || f.query.kind !== "Select" || q.where === undefined) return undefined;
+    const inner = f.query;
+    if (inner.items === undefined || inner.groupBy !== undefined || inner.having !== undefined || inner.distinct) return undefined;
+    const at = inner.items.findIndex((it) => it.star === undefined && it.expr.kind === "Call" && it.expr.fn === "$ROW_NUMBER");
+    if (at < 0) return undefined;
+    const rn = inner.items[at]!.alias ?? `EXPR$${at}`;
+    const isRn = (e: ExprNode) => e.kind === "Column" && e.name === rn && ((e as QualifiedColumn).qualifier === undefined || (e as QualifiedColumn).qualifier === f.alias);
+    const conjuncts = splitAnd(q.where.expr);
+    let range: [number, number] | undefined;
+    const bound = conjuncts.findIndex((c) => (range = rankRange(c, isRn)) !== undefined);
+    if (bound < 0 || range === undefined) return undefined;
+    const [start, end] = range as [number, number];
+    if (start > end) throw new ValidationError(`SQL validation failed. ${location(this.src, q.where.pos)}: the condition on '${rn}' selects no row`);
+    const rest = conjuncts.filter((_, i) => i !== bound);
+    const over = inner.items[at]!.expr as Extract<ExprNode, { kind: "Call" }>;
+
+    // the inner FROM and WHERE, then the Rank / Deduplicate node over it
+    const from = this.from(inner.from);
+    let t = from.table;
+    const where = inner.where;
+    if (where !== undefined) {
+      const cond = new Expression(this.resolve(where.expr, from.sources, where.pos));
+      const input = t;
+      t = this.at(where.pos, () => untyped(input).filter(cond));
+    }
+    const pos = inner.items[at]!.pos;
+    const partition = (over.args[0] as Extract<ExprNode, { kind: "Call" }>).args.map((e) => this.resolve(e, from.sources, pos));
+    const order = (over.args[1] as Extract<ExprNode, { kind: "Call" }>).args.map((e) => this.resolve(e, from.sources, pos) as Extract<ExprNode, { kind: "Sort" }>);
+    const mentionsRn = (e: ExprNode): boolean => isRn(e) || (e.kind === "Call" ? e.args.some(mentionsRn) : e.kind === "Alias" ? mentionsRn(e.expr) : false);
+    const outerUsesRn = q.items === undefined || q.items.some((it) => it.star !== undefined || mentionsRn(it.expr)) || rest.some(mentionsRn);
+    const schema = t.getResolvedSchema();
+    const timeOf = (e: ExprNode) => (e.kind === "Column" && schema.has(e.name) ? schema.column(e.name).type.timeAttribute : undefined);
+    const key = order.length === 1 ? order[0]! : undefined;
+    const input = t;
+    let ranked: AnyTable;
+    if (start === 1 && end === 1 && !outerUsesRn && key !== undefined && timeOf(key.expr) !== undefined) {
+      const keep = key.ascending ? "first" : "last";
+      const rowtime = timeOf(key.expr) === "ROWTIME" ? new Expression(key.expr) : undefined;
+      ranked = this.at(pos, () => untyped(input).deduplicate({
+        keys: partition.map((k) => new Expression(k)), keep, ...(rowtime === undefined ? {} : { orderBy: rowtime }),
+      }));
+    } else {
+      // processing-time order is arrival order: a proctime ASC key orders nothing (Flink's append-fast top-N)
+      const keys = order.filter((o) => {
+        if (timeOf(o.expr) !== "PROCTIME") return true;
+        if (!o.ascending) throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: a top-N ordered by processing time DESC is not supported; order by an event-time attribute or a column`);
+        return false;
+      });
+      ranked = this.at(pos, () => untyped(input).topN(end - start + 1, {
+        partitionBy: partition.map((k) => new Expression(k)), orderBy: keys.map((k) => new Expression(k)), offset: start - 1,
+        ...(outerUsesRn ? { rowNumber: "$rn" } : {}),
+      }));
+    }
+    // the inner select list over the ranked rows: ROW_NUMBER() is the rank column (or gone when nobody reads it)
+    const rankedSources = from.sources;
+    const items: StarredItem[] = [];
+    inner.items.forEach((it, i) => {
+      if (i === at) {
+        if (outerUsesRn) items.push({ expr: { kind: "Alias", name: rn, extraNames: [], expr: { kind: "Column", name: "$rn" } }, alias: undefined, pos: it.pos, resolved: true });
+      } else if (it.star !== undefined) {
+        items.push(...allColumns(rankedSources, it.star === "" ? undefined : it.star, it.pos));
+      } else {
+        items.push({ expr: selectExpr(this.resolve(it.expr, rankedSources, it.pos), it.alias, i), alias: undefined, pos: it.pos, resolved: true });
+      }
+    });
+    const projected = this.project(ranked, items, items.map((it) => new Expression(it.expr)), inner.pos);
+    const outerWhere = rest.length === 0 ? undefined : { expr: rest.length === 1 ? rest[0]! : { kind: "Call", fn: "and", args: rest } as ExprNode, pos: q.where.pos };
+    return this.select({ ...q, where: outerWhere }, { table: projected, sources: [sourceOf(projected, f.alias)] });
+  }
+
+  /** `*` and `t.*` as the columns they stand for. */
+  private expandStars(q: SelectQuery, sources: readonly Source[]): StarredItem[] {
+    if (q.items === undefined) return allColumns(sources, undefined, q.pos);
+    return q.items.flatMap((it) => {
+      if (it.star === undefined) return [it];
+      if (it.star !== "" && !sources.some((s) => s.qualifier === it.star)) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, it.pos)}: unknown table '${it.star}' in '${it.star}.*'; known: [${sources.map((s) => s.qualifier).filter(Boolean).join(", ")}]${didYouMean(it.star, sources.flatMap((s) => (s.qualifier ? [s.qualifier] : [])))}`);
+      }
+      return allColumns(sources, it.star === "" ? undefined : it.star, it.pos);
+    });
+  }
+
+  private project(input: AnyTable, items: readonly { pos: number }[], exprs: Expression<unknown>[], pos: number): AnyTable {
+    try {
+      return untyped(input).select(...exprs);
+    } catch (e) {
+      // name the select item at fault: the first that fails on its own (else the whole list, e.g. duplicate names)
+      const bad = items.findIndex((_, i) => { try { untyped(input).select(exprs[i]!); return false; } catch { return true; } });
+      return this.at(bad >= 0 ? items[bad]!.pos : pos, () => { throw e; });
+    }
+  }
+
+  /** GROUP BY / HAVING / aggregates: Table.groupBy(...).select(...); HAVING is a hidden aggregate column filtered and dropped. */
+  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], exprs: Expression<unknown>[]): AnyTable {
+    const g = q.groupBy;
+    const keys = (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
+    const having = q.having;
+    const all = having === undefined ? exprs
+      : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: this.resolve(having.expr, sources, having.pos) })];
+    const grouped = this.at(g?.pos ?? q.pos, () => untyped(input).groupBy(...keys));
+    let t: AnyTable;
+    try {
+      t = grouped.select(...all);
+    } catch (e) {
+      const bad = all.findIndex((_, i) => { try { grouped.select(all[i]!); return false; } catch { return true; } });
+      const pos = bad < 0 ? q.pos : bad < items.length ? items[bad]!.pos : having!.pos;
+      return this.at(pos, () => { throw e; });
+    }
+    if (having === undefined) return t;
+    const names = t.getResolvedSchema().names.filter((n) => n !== "$having");
+    const filtered = this.at(having.pos, () => untyped(t).filter(new Expression({ kind: "Column", name: "$having" })));
+    return untyped(filtered).select(...names.map((n) => new Expression({ kind: "Column", name: n })));
+  }
+
+  private from(f: FromItem): Bound {
+    switch (f.kind) {
+      case "Table": {
+        if (f.asOf !== undefined) return this.from({ ...f, kind: "Lateral", fn: "", args: [], columns: undefined });
+        const table = this.table(f.name, f.pos);
+        return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
+      }
+      case "Call": {
+        const args = f.args.map((a) => this.callArg(a));
+        const table = this.at(f.pos, () => this.env.fromCall(f.name, ...(args as never[])) as unknown as AnyTable);
+        return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
+      }
+      case "Subquery": {
+        const table = this.named(f.query, f.columns, f.pos);
+        return { table, sources: [sourceOf(table, f.alias)] };
+      }
+      case "Join": return this.join(f);
+      case "Lateral": case "Table":
+        throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
+    }
+  }
+
+  /** A join: the right side's columns that the left has too are renamed `name0`, `name1`, ... (Flink's names). */
+  private join(f: Extract<FromItem, { kind: "Join" }>): Bound {
+    const r = f.right;
+    if (r.kind === "Lateral" || (r.kind === "Table" && r.asOf !== undefined)) return this.lateralJoin(f, r);
+    const left = this.from(f.left);
+    const right = this.from(f.right);
+    const taken = new Set(left.table.getResolvedSchema().names);
+    const rightNames = right.table.getResolvedSchema().names;
+    const renamed = rightNames.map((n) => {
+      let name = n;
+      for (let i = 0; taken.has(name); i++) name = `${n}${i}`;
+      taken.add(name);
+      return name;
+    });
+    let rightTable = right.table;
+    if (renamed.some((n, i) => n !== rightNames[i])) rightTable = untyped(rightTable).as(...renamed);
+    const renames = new Map(rightNames.map((n, i) => [n, renamed[i]!]));
+    const rightSources = right.sources.map((s) => ({ qualifier: s.qualifier, columns: new Map([...s.columns].map(([k, v]) => [k, renames.get(v) ?? v])) }));
+    const sources = [...left.sources, ...rightSources];
+    const l = untyped(left.table);
+    const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    const table = this.at(f.pos, () => {
+      switch (f.joinType) {
+        case "CROSS": return l.join(rightTable);
+        case "INNER": return l.join(rightTable, on);
+        case "LEFT": return l.leftOuterJoin(rightTable, on);
+        case "RIGHT": return l.rightOuterJoin(rightTable, on!);
+        case "FULL": return l.fullOuterJoin(rightTable, on!);
+      }
+    });
+    return { table, sources };
+  }
+
+  /**
+   * `JOIN LATERAL TABLE(f(...))` (Table.joinLateral / leftOuterJoinLateral) and `JOIN t FOR SYSTEM_TIME AS OF
+   * l.time` (a temporal join: t's rowtime and primary key make it a temporal table function, joined laterally).
+   */
+  private lateralJoin(f: Extract<FromItem, { kind: "Join" }>, r: Extract<FromItem, { kind: "Lateral" | "Table" }>): Bound {
+    if (f.joinType !== "INNER" && f.joinType !== "LEFT" && f.joinType !== "CROSS") {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: a ${f.joinType} JOIN with ${r.kind === "Lateral" ? "LATERAL TABLE" : "FOR SYSTEM_TIME AS OF"} is not supported; use [INNER] JOIN or LEFT JOIN`);
+    }
+    const left = this.from(f.left);
+    const leftNames = left.table.getResolvedSchema().names;
+    let callExpr: ExprNode;
+    let qualifier: string | undefined;
+    this.versionedRenames.clear();
+    if (r.kind === "Lateral") {
+      const args = r.args.map((a) => this.resolve(a, left.sources, r.pos));
+      const call: ExprNode = { kind: "Call", fn: r.fn, args };
+      callExpr = r.columns === undefined ? call : { kind: "Alias", name: r.columns[0]!, extraNames: r.columns.slice(1), expr: call };
+      qualifier = r.alias ?? r.fn;
+    } else {
+      callExpr = this.versioned(r, left, leftNames);
+      qualifier = r.alias ?? r.name;
+    }
+    // the function's columns: a versioned table's (renamed) columns, or those of a probe join without condition
+    const added = r.kind === "Table" ? [...this.versionedRenames.keys()] : this.lateralColumns(r, callExpr, left.table, leftNames.length);
+    const sources = [...left.sources, { qualifier, columns: new Map(added.map((n) => [this.originalName(r, n), n])) }];
+    const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    const l = untyped(left.table);
+    const table = this.at(f.pos, () => (f.joinType === "LEFT" ? l.leftOuterJoinLateral(new Expression(callExpr), on) : l.joinLateral(new Expression(callExpr), on)));
+    return { table, sources };
+  }
+
+  /** The columns a LATERAL TABLE call adds: a temporal table function's table's, or those of a probe join without condition. */
+  private lateralColumns(r: Extract<FromItem, { kind: "Lateral" }>, callExpr: ExprNode, left: AnyTable, leftSize: number): string[] {
+    const fn = (this.env.functions.lookup(r.fn) as { fn?: { table?: { schema?: { names: string[] } } } } | undefined)?.fn;
+    const versioned = fn?.table?.schema;
+    if (versioned !== undefined) return versioned.names;
+    return this.at(r.pos, () => untyped(left).joinLateral(new Expression(callExpr))).getResolvedSchema().names.slice(leftSize);
+  }
+
+  /** A versioned table's column under its own name (the binder renames those the left side has too). */
+  private originalName(r: Extract<FromItem, { kind: "Lateral" | "Table" }>, n: string): string {
+    return this.versionedRenames.get(n) ?? n;
+  }
+  private readonly versionedRenames = new Map<string, string>();
+
+  /** `t FOR SYSTEM_TIME AS OF l.time`: a temporal table function call over t's rowtime and primary key. */
+  private versioned(r: Extract<FromItem, { kind: "Table" }>, left: Bound, leftNames: readonly string[]): ExprNode {
+    const table = this.table(r.name, r.pos);
+    const schema = table.getResolvedSchema();
+    const pk = (table as unknown as { node: { primaryKey?: readonly string[] } }).node.primaryKey;
+    const rowtime = schema.columns.find((c) => c.type.timeAttribute === "ROWTIME");
+    if (pk === undefined || pk.length === 0 || rowtime === undefined) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, r.pos)}: FOR SYSTEM_TIME AS OF needs a versioned table: '${r.name}' must declare a PRIMARY KEY and a WATERMARK${pk === undefined || pk.length === 0 ? " (it has no primary key)" : " (it has no rowtime attribute)"}`);
+    }
+    // columns the left side has too get Flink's suffixed names (rate_time, rowtime0, ...)
+    const taken = new Set(leftNames);
+    const renamed = schema.names.map((n) => {
+      let name = n;
+      for (let i = 0; taken.has(name); i++) name = `${n}${i}`;
+      taken.add(name);
+      return name;
+    });
+    renamed.forEach((n, i) => this.versionedRenames.set(n, schema.names[i]!));
+    const versioned = renamed.some((n, i) => n !== schema.names[i]) ? untyped(table).as(...renamed) : table;
+    const nameOf = (n: string) => renamed[schema.names.indexOf(n)]!;
+    type Temporal = { createTemporalTableFunction(time: Expression<unknown>, ...keys: Expression<unknown>[]): unknown };
+    const fn = this.at(r.pos, () => (versioned as unknown as Temporal).createTemporalTableFunction(
+      new Expression({ kind: "Column", name: nameOf(rowtime.name) }), ...pk.map((k) => new Expression({ kind: "Column", name: nameOf(k) }))));
+    const time = this.resolve(r.asOf!.expr, left.sources, r.asOf!.pos);
+    return { kind: "Call", fn: "temporal", args: [time], udf: fn };
+  }
+
+  /** Column references as the bound table names them: `t.col` and `col` checked against the FROM items. */
+  private resolve(e: ExprNode, sources: readonly Source[], pos: number): ExprNode {
+    switch (e.kind) {
+      case "Column": {
+        const c = e as QualifiedColumn;
+        const at = c.pos ?? pos;
+        if (c.qualifier !== undefined) {
+          const s = sources.find((x) => x.qualifier === c.qualifier);
+          if (s === undefined) {
+            const known = sources.flatMap((x) => (x.qualifier ? [x.qualifier] : []));
+            throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: table '${c.qualifier}' not found; known: [${known.join(", ")}]${didYouMean(c.qualifier, known)}`);
+          }
+          const actual = s.columns.get(c.name);
+          if (actual === undefined) {
+            const known = [...s.columns.keys()];
+            throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: column '${c.name}' is not in table '${c.qualifier}' [${known.join(", ")}]${didYouMean(c.name, known)}`);
+          }
+          return { kind: "Column", name: actual };
+        }
+        const found = sources.filter((s) => s.columns.has(c.name));
+        if (found.length > 1) {
+          throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: column '${c.name}' is ambiguous; qualify it: ${found.map((s) => `${s.qualifier ?? "?"}.${c.name}`).join(", ")}`);
+        }
+        if (found.length === 0) {
+          const known = sources.flatMap((s) => [...s.columns.keys()]);
+          // the Table API's message (Schema.indexOf), with a hint
+          throw new ValidationError(`SQL validation failed. ${location(this.src, at)}: column '${c.name}' is not in [${known.join(", ")}]${didYouMean(c.name, known)}`);
+        }
+        return { kind: "Column", name: found[0]!.columns.get(c.name)! };
+      }
+      case "Call":
+        if (e.fn === "$ROW_NUMBER") {
+          throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ROW_NUMBER() OVER (...) is supported in the top-N and deduplication patterns only: `
+            + "SELECT ... FROM (SELECT ..., ROW_NUMBER() OVER (PARTITION BY k ORDER BY o) AS rn FROM t) WHERE rn <= N");
+        }
+        return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
+      case "Agg": return { ...e, args: e.args.map((a) => this.resolve(a, sources, pos)) };
+      case "Alias": return { ...e, expr: this.resolve(e.expr, sources, pos) };
+      case "Sort": return { ...e, expr: this.resolve(e.expr, sources, pos) };
+      case "Argument": return { ...e, expr: this.resolve(e.expr, sources, pos) };
+      default: return e;
+    }
   }
 
   /** `VALUES (...), (...)`: each value a constant; the column types are the common types over the rows (Flink's VALUES). */
@@ -74,30 +509,13 @@ export class Binder {
     return this.at(q.pos, () => env.fromValues(DataTypes.ROW(...fields) as DataType<object | null>, rows) as AnyTable);
   }
 
-  private select(q: SelectQuery): AnyTable {
-    let t = this.from(q.from);
-    const where = q.where;
-    if (where !== undefined) t = this.at(where.pos, () => untyped(t).filter(new Expression(where.expr)));
-    const items = q.items;
-    if (items === undefined) return t;
-    const exprs = items.map((it, i) => new Expression(selectExpr(it.expr, it.alias, i)));
-    const input = t;
-    try {
-      return untyped(input).select(...exprs);
-    } catch (e) {
-      // name the select item at fault: the first that fails on its own (else the whole list, e.g. duplicate names)
-      const bad = items.findIndex((_, i) => { try { untyped(input).select(exprs[i]!); return false; } catch { return true; } });
-      return this.at(bad >= 0 ? items[bad]!.pos : q.pos, () => { throw e; });
-    }
-  }
-
-  private from(f: FromItem): AnyTable {
-    if (f.kind === "Table") return this.table(f.name, f.pos);
-    const args = f.args.map((a) => this.callArg(a));
-    return this.at(f.pos, () => this.env.fromCall(f.name, ...(args as never[])) as unknown as AnyTable);
-  }
-
   private table(name: string, pos: number): AnyTable {
+    const cte = this.ctes.get(name);
+    if (cte !== undefined) return cte;
+    if (!this.env.listTables().includes(name)) {
+      const known = [...this.ctes.keys(), ...this.env.listTables()];
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: table '${name}' is not registered; known: [${known.join(", ")}]${didYouMean(name, known)}`);
+    }
     return this.at(pos, () => this.env.from(name) as AnyTable);
   }
 
@@ -117,6 +535,16 @@ export class Binder {
     return new Expression(a.name === undefined ? node : { kind: "Argument", name: a.name, expr: node });
   }
 
+  /** `INSERT INTO sink <query>`: Table.executeInsert(sink), so the sink rules and the result are the Table API's. */
+  insert(s: InsertStatement): InsertTableResult {
+    const t = this.query(s.query);
+    if (!this.env.listTables().includes(s.table)) {
+      const known = this.env.listTables();
+      throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: table '${s.table}' is not registered; known: [${known.join(", ")}]${didYouMean(s.table, known)}`);
+    }
+    return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
+  }
+
   createView(s: CreateViewStatement): void {
     const env = this.env;
     if (s.ifNotExists && env.listTables().includes(s.name)) return;
@@ -124,7 +552,7 @@ export class Binder {
     if (s.query.kind === "Values") {
       t = this.values(s.query, s.columns);
     } else {
-      t = this.select(s.query);
+      t = this.query(s.query);
       const cols = s.columns;
       if (cols !== undefined) {
         const n = t.getResolvedSchema().size;
@@ -195,4 +623,56 @@ function location(src: string, pos: number): string {
   const before = src.slice(0, pos);
   const line = before.split("\n").length;
   return `At line ${line}, column ${pos - before.lastIndexOf("\n")}`;
+}
+
+/** A bound table's columns under one qualifier. */
+function sourceOf(t: AnyTable, qualifier: string | undefined): Source {
+  const names = t.getResolvedSchema().names;
+  return { qualifier, columns: new Map(names.map((n) => [n, n])) };
+}
+
+/** `*` (qualifier undefined) or `t.*`: column references in FROM order. */
+function allColumns(sources: readonly Source[], qualifier: string | undefined, pos: number): StarredItem[] {
+  return sources.filter((s) => qualifier === undefined || s.qualifier === qualifier)
+    .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
+}
+
+function containsAgg(e: ExprNode): boolean {
+  switch (e.kind) {
+    case "Agg": return true;
+    case "Call": return e.args.some(containsAgg);
+    case "Alias": case "Sort": case "Argument": return containsAgg(e.expr);
+    default: return false;
+  }
+}
+
+function splitAnd(e: ExprNode): ExprNode[] {
+  return e.kind === "Call" && e.fn === "and" ? e.args.flatMap(splitAnd) : [e];
+}
+
+/** The ranks `rn <= N`, `rn < N`, `rn = N`, `N >= rn`, `rn BETWEEN a AND b` select, or undefined. */
+function rankRange(c: ExprNode, isRn: (e: ExprNode) => boolean): [number, number] | undefined {
+  if (c.kind !== "Call") return undefined;
+  const int = (e: ExprNode | undefined) => (e !== undefined && e.kind === "Literal" && typeof e.value === "number" && Number.isInteger(e.value) ? e.value : undefined);
+  const [a, b, x] = c.args;
+  if (c.fn === "between" && a !== undefined && isRn(a)) {
+    const lo = int(b); const hi = int(x);
+    return lo === undefined || hi === undefined ? undefined : [Math.max(1, lo), hi];
+  }
+  const flipped: Record<string, string> = { lessThanOrEqual: "greaterThanOrEqual", lessThan: "greaterThan", equals: "equals" };
+  let fn = c.fn;
+  let n: number | undefined;
+  if (a !== undefined && isRn(a)) n = int(b);
+  else if (b !== undefined && isRn(b)) {
+    n = int(a);
+    const f = Object.entries(flipped).find(([, v]) => v === fn);
+    fn = f ? f[0] : "";
+  } else return undefined;
+  if (n === undefined) return undefined;
+  switch (fn) {
+    case "lessThanOrEqual": return [1, n];
+    case "lessThan": return [1, n - 1];
+    case "equals": return [n, n];
+    default: return undefined;
+  }
 }

@@ -37,6 +37,7 @@ export function executeSql(env: TableEnvironment, src: string): TableResult<Reco
     case "Query": return binder.query(stmt.query).execute() as TableResult<Record<string, unknown>>;
     case "CreateView": binder.createView(stmt); break;
     case "CreateTable": binder.createTable(stmt); break;
+    case "Insert": return binder.insert(stmt) as unknown as TableResult<Record<string, unknown>>;
   }
   return okResult() as TableResult<Record<string, unknown>>;
 }
@@ -45,7 +46,8 @@ export function executeSql(env: TableEnvironment, src: string): TableResult<Reco
 export function sqlQuery(env: TableEnvironment, src: string): Table<Record<string, unknown>> {
   const stmt = parseStatement(src);
   if (stmt.kind !== "Query") {
-    throw new ValidationError(`sqlQuery only accepts queries (SELECT, VALUES); use executeSql for ${stmt.kind === "CreateView" ? "CREATE VIEW" : "CREATE TABLE"}`);
+    const what = stmt.kind === "CreateView" ? "CREATE VIEW" : stmt.kind === "Insert" ? "INSERT INTO" : "CREATE TABLE";
+    throw new ValidationError(`sqlQuery only accepts queries (SELECT, VALUES, WITH); use executeSql for ${what}`);
   }
   return new Binder(env, src).query(stmt.query) as unknown as Table<Record<string, unknown>>;
 }

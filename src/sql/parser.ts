@@ -3,7 +3,7 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, JoinKind, OrderedQuery, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 
 /** What SqlParseErrors of a statement say they were parsing: `cannot parse SQL statement '...' at line 1, column 8: ...`. */
@@ -13,8 +13,14 @@ const WHAT = "SQL statement";
  * Statement keywords and clauses outside the supported subset: named in a "not supported" error
  * instead of a generic "unexpected input", so the user knows it is a limit, not a typo.
  */
-const UNSUPPORTED_STATEMENTS = ["INSERT", "DROP", "ALTER", "WITH", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "USE", "SET", "RESET", "EXECUTE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
-const UNSUPPORTED_CLAUSES = ["JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL"];
+const UNSUPPORTED_STATEMENTS = ["DROP", "ALTER", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "USE", "SET", "RESET", "EXECUTE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
+const UNSUPPORTED_CLAUSES = ["WINDOW", "QUALIFY", "MATCH_RECOGNIZE"];
+/** Words that end a select item or a FROM item: never read as an alias. */
+const CLAUSE_WORDS = new Set(["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS",
+  "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL"]);
+/** SELECT items and HAVING may call aggregates; every clause may name `t.col`. */
+const ITEM = { aggregates: true, qualified: true } as const;
+const PLAIN = { qualified: true } as const;
 const NOT_SUPPORTED = "is not supported by tablestream's SQL (docs/sql.md lists what is)";
 
 /**
@@ -38,7 +44,15 @@ class StatementParser {
   statement(): Statement {
     const ts = this.ts;
     const t = ts.peek();
-    if (ts.isKeyword("SELECT") || ts.isKeyword("VALUES")) return { kind: "Query", query: this.query() };
+    if (ts.isKeyword("SELECT") || ts.isKeyword("VALUES") || ts.isKeyword("WITH") || ts.isOp("(")) return { kind: "Query", query: this.query() };
+    if (ts.acceptKeyword("INSERT")) {
+      if (ts.isKeyword("OVERWRITE")) ts.raise(`INSERT OVERWRITE ${NOT_SUPPORTED}`, ts.peek());
+      ts.expectKeyword("INTO");
+      const { name, pos } = this.objectName("a sink table name");
+      if (ts.isOp("(")) ts.raise(`a column list in INSERT INTO ${NOT_SUPPORTED}; select the sink's columns in its order`, ts.peek());
+      if (ts.isKeyword("PARTITION")) ts.raise(`INSERT INTO ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
+      return { kind: "Insert", table: name, pos, query: this.query() };
+    }
     if (ts.acceptKeyword("CREATE")) {
       const temporary = ts.acceptKeyword("TEMPORARY");
       if (ts.acceptKeyword("VIEW")) return this.createView(temporary);
@@ -48,13 +62,12 @@ class StatementParser {
       return ts.fail("expected VIEW or TABLE");
     }
     if (t.kind === "ident" && UNSUPPORTED_STATEMENTS.includes(t.text.toUpperCase())) ts.raise(`${t.text.toUpperCase()} ${NOT_SUPPORTED}`, t);
-    return ts.fail("expected SELECT, VALUES, CREATE VIEW or CREATE TABLE");
+    return ts.fail("expected SELECT, VALUES, WITH, INSERT INTO, CREATE VIEW or CREATE TABLE");
   }
 
   expectEnd(): void {
     const t = this.ts.peek();
     if (t.kind === "ident" && UNSUPPORTED_CLAUSES.includes(t.text.toUpperCase())) this.ts.raise(`${t.text.toUpperCase()} ${NOT_SUPPORTED}`, t);
-    if (t.kind === "op" && t.text === ",") this.ts.raise(`a FROM clause with several tables (a join) ${NOT_SUPPORTED}`, t);
     this.ts.expectEnd();
   }
 
@@ -125,7 +138,7 @@ class StatementParser {
         if (ts.acceptKeyword("AS")) {
           columns.push({ kind: "computed", name: column, ...this.exprText(), pos: t.pos });
         } else {
-          const type = parseTypeAt(ts);
+          const type = parseTypeAt(ts, { sql: true });
           if (ts.isKeyword("METADATA")) ts.raise(`METADATA columns ${NOT_SUPPORTED}`, ts.peek());
           if (ts.isKeyword("PRIMARY")) ts.raise(`an inline PRIMARY KEY ${NOT_SUPPORTED}; declare PRIMARY KEY (${column}) NOT ENFORCED after the columns`, ts.peek());
           if (ts.isKeyword("COMMENT")) ts.raise(`column comments ${NOT_SUPPORTED}`, ts.peek());
@@ -167,11 +180,95 @@ class StatementParser {
     return { sql: this.ts.src.slice(start.pos, end.pos).trim() };
   }
 
+  /** `[WITH ...] <set expression> [ORDER BY ...] [LIMIT n] [OFFSET n [ROWS]] [FETCH FIRST|NEXT n ROWS ONLY]`. */
   query(): Query {
     const ts = this.ts;
     const t = ts.peek();
+    if (ts.acceptKeyword("WITH")) {
+      const ctes: { name: string; columns: string[] | undefined; query: Query; pos: number }[] = [];
+      do {
+        const at = ts.peek();
+        const name = ts.identifier("a WITH query name");
+        const columns = ts.isOp("(") ? this.nameList() : undefined;
+        ts.expectKeyword("AS");
+        ts.expectOp("(");
+        const query = this.query();
+        ts.expectOp(")");
+        ctes.push({ name, columns, query, pos: at.pos });
+      } while (ts.acceptOp(","));
+      return { kind: "With", pos: t.pos, ctes, body: this.query() };
+    }
+    const q = this.unionLevel();
+    return this.ordered(q, t.pos);
+  }
+
+  private ordered(query: Query, pos: number): Query {
+    const ts = this.ts;
+    let orderBy: OrderedQuery["orderBy"] = [];
+    if (ts.acceptKeyword("ORDER")) {
+      ts.expectKeyword("BY");
+      const items: { expr: ReturnType<typeof parseSqlExpressionAt>; ascending: boolean; nullsFirst: boolean | undefined; pos: number }[] = [];
+      do {
+        const at = ts.peek();
+        const expr = parseSqlExpressionAt(ts, ITEM);
+        const { ascending, nullsFirst } = this.direction();
+        items.push({ expr, ascending, nullsFirst, pos: at.pos });
+      } while (ts.acceptOp(","));
+      orderBy = items;
+    }
+    let offset: number | undefined;
+    let fetch: number | undefined;
+    if (ts.acceptKeyword("LIMIT")) fetch = ts.integer("the LIMIT row count");
+    if (ts.acceptKeyword("OFFSET")) {
+      offset = ts.integer("the OFFSET row count");
+      if (!ts.acceptKeyword("ROWS")) ts.acceptKeyword("ROW");
+    }
+    if (fetch === undefined && ts.acceptKeyword("FETCH")) {
+      if (!ts.acceptKeyword("FIRST")) ts.expectKeyword("NEXT");
+      fetch = ts.integer("the FETCH row count");
+      if (!ts.acceptKeyword("ROWS")) ts.expectKeyword("ROW");
+      ts.expectKeyword("ONLY");
+    }
+    if (orderBy.length === 0 && offset === undefined && fetch === undefined) return query;
+    return { kind: "Ordered", pos, query, orderBy, offset, fetch };
+  }
+
+  /** UNION and EXCEPT (MINUS) bind looser than INTERSECT, as in standard SQL; all are left-associative. */
+  private unionLevel(): Query {
+    const ts = this.ts;
+    let left = this.intersectLevel();
+    for (;;) {
+      const t = ts.peek();
+      const op = ts.acceptKeyword("UNION") ? "UNION" : ts.acceptKeyword("EXCEPT") || ts.acceptKeyword("MINUS") ? "EXCEPT" : undefined;
+      if (op === undefined) return left;
+      const all = ts.acceptKeyword("ALL");
+      if (!all) ts.acceptKeyword("DISTINCT");
+      left = { kind: "SetOp", pos: t.pos, op, all, left, right: this.intersectLevel() };
+    }
+  }
+
+  private intersectLevel(): Query {
+    const ts = this.ts;
+    let left = this.queryTerm();
+    for (;;) {
+      const t = ts.peek();
+      if (!ts.acceptKeyword("INTERSECT")) return left;
+      const all = ts.acceptKeyword("ALL");
+      if (!all) ts.acceptKeyword("DISTINCT");
+      left = { kind: "SetOp", pos: t.pos, op: "INTERSECT", all, left, right: this.queryTerm() };
+    }
+  }
+
+  private queryTerm(): Query {
+    const ts = this.ts;
+    const t = ts.peek();
+    if (ts.acceptOp("(")) {
+      const q = this.query();
+      ts.expectOp(")");
+      return q;
+    }
     if (ts.acceptKeyword("VALUES")) return this.values(t);
-    ts.expectKeyword("SELECT");
+    if (!ts.acceptKeyword("SELECT")) return ts.fail("expected SELECT, VALUES or a query in parentheses");
     return this.select(t);
   }
 
@@ -195,50 +292,139 @@ class StatementParser {
 
   private select(start: Token): SelectQuery {
     const ts = this.ts;
-    if (ts.isKeyword("DISTINCT") || ts.isKeyword("ALL")) ts.raise(`SELECT ${ts.peek().text.toUpperCase()} ${NOT_SUPPORTED}`, ts.peek());
+    const distinct = ts.acceptKeyword("DISTINCT");
+    if (!distinct) ts.acceptKeyword("ALL");
     let items: SelectItem[] | undefined;
-    if (!ts.acceptOp("*")) {
+    if (ts.isOp("*") && (ts.isKeyword("FROM", 1))) {
+      ts.next();
+    } else {
       items = [];
       do items.push(this.selectItem()); while (ts.acceptOp(","));
     }
     ts.expectKeyword("FROM");
-    const from = this.fromItem();
+    const from = this.fromList();
     let where: SelectQuery["where"];
     const w = ts.peek();
-    if (ts.acceptKeyword("WHERE")) where = { expr: parseSqlExpressionAt(ts), pos: w.pos };
-    return { kind: "Select", pos: start.pos, items, from, where };
+    if (ts.acceptKeyword("WHERE")) where = { expr: parseSqlExpressionAt(ts, PLAIN), pos: w.pos };
+    let groupBy: SelectQuery["groupBy"];
+    const g = ts.peek();
+    if (ts.acceptKeyword("GROUP")) {
+      ts.expectKeyword("BY");
+      const exprs = [parseSqlExpressionAt(ts, PLAIN)];
+      while (ts.acceptOp(",")) exprs.push(parseSqlExpressionAt(ts, PLAIN));
+      groupBy = { exprs, pos: g.pos };
+    }
+    let having: SelectQuery["having"];
+    const h = ts.peek();
+    if (ts.acceptKeyword("HAVING")) having = { expr: parseSqlExpressionAt(ts, ITEM), pos: h.pos };
+    return { kind: "Select", pos: start.pos, distinct, items, from, where, groupBy, having };
   }
 
   private selectItem(): SelectItem {
     const ts = this.ts;
     const at = ts.peek();
-    if (ts.isOp("*")) ts.raise(`'*' together with other select items ${NOT_SUPPORTED}`, at);
-    const expr = parseSqlExpressionAt(ts);
-    let alias: string | undefined;
-    if (ts.acceptKeyword("AS")) alias = ts.identifier("a column alias");
-    else if ((ts.peek().kind === "ident" && !ts.isKeyword("FROM")) || ts.peek().kind === "quoted") alias = ts.identifier("a column alias");
-    return { expr, alias, pos: at.pos };
+    if (ts.acceptOp("*")) return { expr: { kind: "Literal", value: null }, alias: undefined, pos: at.pos, star: "" };
+    if ((at.kind === "ident" || at.kind === "quoted") && ts.isOp(".", 1) && ts.isOp("*", 2)) {
+      ts.next(); ts.next(); ts.next();
+      return { expr: { kind: "Literal", value: null }, alias: undefined, pos: at.pos, star: at.text };
+    }
+    const expr = parseSqlExpressionAt(ts, ITEM);
+    return { expr, alias: this.alias(), pos: at.pos };
+  }
+
+  /** `AS name`, or a bare name that is not a clause keyword. */
+  private alias(): string | undefined {
+    const ts = this.ts;
+    if (ts.acceptKeyword("AS")) return ts.identifier("an alias");
+    const t = ts.peek();
+    if ((t.kind === "ident" && !CLAUSE_WORDS.has(t.text.toUpperCase())) || t.kind === "quoted") return ts.identifier("an alias");
+    return undefined;
+  }
+
+  private nameList(): string[] {
+    const ts = this.ts;
+    ts.expectOp("(");
+    const names: string[] = [];
+    do names.push(ts.identifier("a column name")); while (ts.acceptOp(","));
+    ts.expectOp(")");
+    return names;
+  }
+
+  /** FROM items joined by JOIN ... ON, CROSS JOIN or commas (a comma is a cross join; WHERE then holds the condition). */
+  private fromList(): FromItem {
+    const ts = this.ts;
+    let left = this.fromItem();
+    for (;;) {
+      const t = ts.peek();
+      let joinType: JoinKind | undefined;
+      if (ts.acceptOp(",")) {
+        left = { kind: "Join", joinType: "CROSS", left, right: this.fromItem(), on: undefined, pos: t.pos };
+        continue;
+      }
+      if (ts.acceptKeyword("CROSS")) joinType = "CROSS";
+      else if (ts.acceptKeyword("INNER")) joinType = "INNER";
+      else if (ts.acceptKeyword("LEFT")) joinType = "LEFT";
+      else if (ts.acceptKeyword("RIGHT")) joinType = "RIGHT";
+      else if (ts.acceptKeyword("FULL")) joinType = "FULL";
+      else if (ts.isKeyword("JOIN")) joinType = "INNER";
+      else if (ts.isKeyword("NATURAL")) ts.raise(`NATURAL JOIN ${NOT_SUPPORTED}; write JOIN ... ON`, t);
+      if (joinType === undefined) return left;
+      if (joinType === "LEFT" || joinType === "RIGHT" || joinType === "FULL") ts.acceptKeyword("OUTER");
+      ts.expectKeyword("JOIN");
+      const right = this.fromItem();
+      let on: ReturnType<typeof parseSqlExpressionAt> | undefined;
+      if (joinType !== "CROSS") {
+        if (ts.isKeyword("USING")) ts.raise(`JOIN ... USING ${NOT_SUPPORTED}; write JOIN ... ON`, ts.peek());
+        ts.expectKeyword("ON");
+        on = parseSqlExpressionAt(ts, PLAIN);
+      }
+      left = { kind: "Join", joinType, left, right, on, pos: t.pos };
+    }
   }
 
   private fromItem(): FromItem {
     const ts = this.ts;
     const t = ts.peek();
-    if (ts.isOp("(")) ts.raise(`a subquery in FROM ${NOT_SUPPORTED}; register it with CREATE VIEW first`, t);
-    if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) ts.raise(`FROM TABLE(...) ${NOT_SUPPORTED}; call the function directly: FROM f(...)`, t);
-    const { name, pos } = this.objectName("a table name or a function call");
-    if (!ts.acceptOp("(")) {
-      // `FROM t AS x` / `FROM t x`: aliases are not needed without joins
-      if (ts.isKeyword("AS") || (ts.peek().kind === "ident" && !ts.isKeyword("WHERE") && !UNSUPPORTED_CLAUSES.includes(ts.peek().text.toUpperCase()))) {
-        ts.raise(`table aliases ${NOT_SUPPORTED}`, ts.peek());
-      }
-      return { kind: "Table", name, pos };
+    if (ts.acceptOp("(")) {
+      const query = this.query();
+      ts.expectOp(")");
+      const alias = this.alias();
+      const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
+      return { kind: "Subquery", query, pos: t.pos, alias, columns };
     }
+    if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) ts.raise(`FROM TABLE(...) ${NOT_SUPPORTED}; call the function directly: FROM f(...)`, t);
+    if (ts.acceptKeyword("LATERAL")) {
+      ts.expectKeyword("TABLE");
+      ts.expectOp("(");
+      const at = ts.peek();
+      const fn = ts.identifier("a table function name");
+      ts.expectOp("(");
+      const args: ReturnType<typeof parseSqlExpressionAt>[] = [];
+      if (!ts.acceptOp(")")) {
+        do args.push(parseSqlExpressionAt(ts, PLAIN)); while (ts.acceptOp(","));
+        ts.expectOp(")");
+      }
+      ts.expectOp(")");
+      const alias = this.alias();
+      const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
+      return { kind: "Lateral", fn, args, pos: at.pos, alias, columns };
+    }
+    const { name, pos } = this.objectName("a table name or a function call");
+    if (ts.isKeyword("FOR") && ts.isKeyword("SYSTEM_TIME", 1)) {
+      ts.next(); ts.next();
+      ts.expectKeyword("AS");
+      ts.expectKeyword("OF");
+      const at = ts.peek();
+      const expr = parseSqlExpressionAt(ts, PLAIN);
+      return { kind: "Table", name, pos, asOf: { expr, pos: at.pos }, alias: this.alias() };
+    }
+    if (!ts.acceptOp("(")) return { kind: "Table", name, pos, alias: this.alias() };
     const args: CallArg[] = [];
     if (!ts.acceptOp(")")) {
       do args.push(this.callArg()); while (ts.acceptOp(","));
       ts.expectOp(")");
     }
-    return { kind: "Call", name, pos, args };
+    return { kind: "Call", name, pos, args, alias: this.alias() };
   }
 
   /** `name => value` or `value`; `=>` arrives as the tokens '=' and '>' side by side. */
@@ -303,8 +489,13 @@ class StatementParser {
   }
 
   private orderItem(): OrderItem {
+    const name = this.ts.identifier("an ORDER BY column");
+    return { name, ...this.direction() };
+  }
+
+  /** `[ASC|DESC] [NULLS FIRST|LAST]`. */
+  private direction(): { ascending: boolean; nullsFirst: boolean | undefined } {
     const ts = this.ts;
-    const name = ts.identifier("an ORDER BY column");
     let ascending = true;
     if (ts.acceptKeyword("DESC")) ascending = false;
     else ts.acceptKeyword("ASC");
@@ -314,6 +505,6 @@ class StatementParser {
       else if (ts.acceptKeyword("LAST")) nullsFirst = false;
       else ts.fail("expected FIRST or LAST after NULLS");
     }
-    return { name, ascending, nullsFirst };
+    return { ascending, nullsFirst };
   }
 }

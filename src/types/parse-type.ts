@@ -22,9 +22,14 @@ export function parseDataType(src: string): DataType {
   return t;
 }
 
-/** Parses one type (with its NOT NULL / NULL suffix) at the stream's position; used by the expression parser (CAST). */
-export function parseTypeAt(ts: TokenStream): DataType {
-  const t = parseBase(ts);
+/**
+ * Parses one type (with its NOT NULL / NULL suffix) at the stream's position; used by the expression parser
+ * (CAST) and SQL DDL. `sql: true` applies Flink SQL's rule where it differs from the Table API's type strings:
+ * a VARCHAR without a length is STRING (Calcite's VARCHAR defaults to the maximum length; `DataTypes`'
+ * parser, and so `parseDataType("VARCHAR")`, to VARCHAR(1)).
+ */
+export function parseTypeAt(ts: TokenStream, options: { readonly sql?: boolean } = {}): DataType {
+  const t = parseBase(ts, options.sql === true);
   if (ts.isKeyword("NOT") && ts.isKeyword("NULL", 1)) {
     ts.next();
     ts.next();
@@ -53,19 +58,19 @@ function build<T>(ts: TokenStream, at: Token, f: () => T): T {
 
 const TIME_UNITS = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"];
 
-function parseBase(ts: TokenStream): DataType {
+function parseBase(ts: TokenStream, sql: boolean): DataType {
   const start = ts.peek();
   const name = ts.identifier("a data type").toUpperCase();
   switch (name) {
     case "STRING": return DataTypes.STRING();
     case "VARCHAR": {
       const n = optionalPrecision(ts, "a length");
-      return build(ts, start, () => (n === undefined ? DataTypes.VARCHAR(1) : DataTypes.VARCHAR(n)));
+      return build(ts, start, () => (n === undefined ? (sql ? DataTypes.STRING() : DataTypes.VARCHAR(1)) : DataTypes.VARCHAR(n)));
     }
     case "CHAR": {
       if (ts.acceptKeyword("VARYING")) {
         const n = optionalPrecision(ts, "a length");
-        return build(ts, start, () => DataTypes.VARCHAR(n ?? 1));
+        return build(ts, start, () => (n === undefined && sql ? DataTypes.STRING() : DataTypes.VARCHAR(n ?? 1)));
       }
       const n = optionalPrecision(ts, "a length");
       return build(ts, start, () => DataTypes.CHAR(n ?? 1));
@@ -116,19 +121,19 @@ function parseBase(ts: TokenStream): DataType {
     case "INTERVAL": return parseIntervalType(ts);
     case "ARRAY": {
       ts.expectOp("<");
-      const el = parseTypeAt(ts);
+      const el = parseTypeAt(ts, { sql });
       ts.expectOp(">");
       return DataTypes.ARRAY(el);
     }
     case "MAP": {
       ts.expectOp("<");
-      const k = parseTypeAt(ts);
+      const k = parseTypeAt(ts, { sql });
       ts.expectOp(",");
-      const v = parseTypeAt(ts);
+      const v = parseTypeAt(ts, { sql });
       ts.expectOp(">");
       return DataTypes.MAP(k, v);
     }
-    case "ROW": return parseRow(ts, start);
+    case "ROW": return parseRow(ts, start, sql);
     case "NULL": return DataTypes.NULL();
     case "DESCRIPTOR": return DataTypes.DESCRIPTOR();
     default:
@@ -154,14 +159,14 @@ function parseIntervalType(ts: TokenStream): DataType {
 }
 
 /** `ROW<a INT, b STRING 'desc'>` or `ROW(a INT, b STRING)`; field names may be back-quoted. */
-function parseRow(ts: TokenStream, start: Token): DataType {
+function parseRow(ts: TokenStream, start: Token, sql: boolean): DataType {
   if (ts.acceptOp("<>")) return DataTypes.ROW(); // `ROW<>` lexes as the operator <>
   const close = ts.acceptOp("<") ? ">" : (ts.expectOp("("), ")");
   const fields: RowFieldDef[] = [];
   if (!ts.acceptOp(close)) {
     do {
       const name = ts.identifier("a ROW field name");
-      const type = parseTypeAt(ts);
+      const type = parseTypeAt(ts, { sql });
       const desc = ts.peek().kind === "string" ? ts.next().text : undefined;
       fields.push(DataTypes.FIELD(name, type, desc));
     } while (ts.acceptOp(","));
