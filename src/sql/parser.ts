@@ -1,4 +1,16 @@
-import { parseSqlExpressionAt } from "../expressions/sql-expression.js";
+import { parseSqlExpressionAt as parseSqlExpressionUnchecked } from "../expressions/sql-expression.js";
+import { checkExpressionDepth } from "../expressions/depth.js";
+
+/**
+ * Every SQL expression is checked for its depth as soon as it is parsed: the binder walks expressions
+ * recursively, so a flat `a + a + ...` chain thousands long (a left-deep tree) must fail here with the
+ * depth limit's ValidationError, not with a stack overflow deeper down.
+ */
+const parseSqlExpressionAt: typeof parseSqlExpressionUnchecked = (ts, options) => {
+  const e = parseSqlExpressionUnchecked(ts, options);
+  checkExpressionDepth(e);
+  return e;
+};
 import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
