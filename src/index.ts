@@ -83,4 +83,3 @@ export { StatementSet } from "./table/statement-set.js";
 export { CollectionSink } from "./connectors/collection.js";
 export { CollectionSource } from "./connectors/collection-source.js";
 export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";
-export { toArrow, fromArrow, ARROW_KIND_COLUMN } from "./table/arrow/index.js";

@@ -1,8 +1,9 @@
 import * as arrow from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import {
-  $, ARROW_KIND_COLUMN, DataTypes, Decimal, EnvironmentSettings, Row, Schema, TableEnvironment, ValidationError, fromArrow, toArrow,
+  $, DataTypes, Decimal, EnvironmentSettings, Row, Schema, TableEnvironment, ValidationError,
 } from "../../src/index.js";
+import { ARROW_KIND_COLUMN, fromArrow, toArrow } from "../../src/table/arrow/index.js";
 
 const env = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
