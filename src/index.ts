@@ -24,6 +24,7 @@ export { AggregatedTable, FlatAggregateTable } from "./table/row-based.js";
 export type { ChangelogKind } from "./table/table.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
+export type { RowsReadable } from "./table/result-readable.js";
 export type { MetricsSnapshot } from "./table/executor.js";
 export { Row, RowKind, PositionalRow, ROW_KIND } from "./types/row.js";
 export type { KeyedRow } from "./types/row.js";

@@ -7,8 +7,7 @@ import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
 import { describeThrown } from "../types/describe-thrown.js";
-import type { Readable } from "node:stream";
-import { rowsReadable } from "./result-readable.js";
+import { type RowsReadable, rowsReadable } from "./result-readable.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -196,7 +195,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
    * backpressure: the job runs only while the stream wants data (`highWaterMark` rows buffered, 16 by
    * default); `destroy()` cancels the job; a failing job errors the stream. `pipeline(result.toReadable(), sink)`.
    */
-  toReadable(options?: { highWaterMark?: number }): Readable {
+  toReadable(options?: { highWaterMark?: number }): RowsReadable<KeyedRow<R>> {
     return rowsReadable(this.collect(), options?.highWaterMark);
   }
 

@@ -9,7 +9,8 @@ export { arbitraryChangelog, arbitraryEventTimeStream, arbitraryArrivalOrder, ar
 export type { ChangelogOptions, EventTimeOptions } from "./generators.js";
 export { materialize, entriesOf, sortRows } from "./changelog.js";
 export type { ChangelogEntry } from "./changelog.js";
-export { parseTable, formatTable, fromTable, rowsOfTable, tableOf, diffTables, expectTable, cellsOf } from "./table-literal.js";
+export { parseTable, formatTable, fromTable, rowsOfTable, tableOf, captureChangelog, diffTables, expectTable, cellsOf } from "./table-literal.js";
+export type { CapturedChangelog } from "./table-literal.js";
 export type { ParsedTable } from "./table-literal.js";
 export { checkStreamingEqualsBatch, checkArrivalOrderInsensitive, checkWellFormed, changelogViolations, ArrivalOrderError } from "./oracles.js";
 export type { ArrivalOrderCheck } from "./oracles.js";

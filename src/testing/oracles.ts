@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { EnvironmentSettings, TableEnvironment } from "../index.js";
 import type { ChangelogKind, Table } from "../table/table.js";
-import { KIND_SHORT, type RowKind } from "../types/row.js";
+import type { RowKind } from "../types/row.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
-import { cellsOf, formatTable, diffTables } from "./table-literal.js";
+import { captureChangelog, formatTable, diffTables } from "./table-literal.js";
 import { arbitraryArrivalOrder } from "./generators.js";
 
 /**
@@ -13,28 +13,7 @@ import { arbitraryArrivalOrder } from "./generators.js";
  * input as a table too.
  */
 
-interface Captured {
-  readonly schema: ResolvedSchema;
-  readonly batch: boolean;
-  readonly rows: { kind: RowKind; cells: (string | null)[] }[];
-}
-
-async function capture(table: Table<object, ChangelogKind>): Promise<Captured> {
-  const result = table.execute();
-  const schema = result.getResolvedSchema();
-  const rows: { kind: RowKind; cells: (string | null)[] }[] = [];
-  const job = result.startJob({ record: (k, v) => { rows.push({ kind: KIND_SHORT[k]!, cells: cellsOf(schema, v) }); } });
-  try {
-    for (;;) {
-      const r = job.step(4096);
-      if (r === "done") break;
-      if (r !== "more") await r;
-    }
-  } finally {
-    job.cancel();
-  }
-  return { schema, batch: result.isBatch(), rows };
-}
+const capture = (table: Table<object, ChangelogKind>) => captureChangelog(table);
 
 /** The violations of a changelog: retractions of rows that are not there, `-U` not followed by `+U`. */
 export function changelogViolations(rows: readonly { kind: RowKind; cells: readonly (string | null)[] }[]): string[] {

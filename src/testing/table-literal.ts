@@ -148,8 +148,15 @@ export function fromTable<T extends object>(env: TableEnvironment, schema: Schem
     : env.fromValues(schema as DataType<T | null>, input as never)) as unknown as Table<T, "append">;
 }
 
-/** Runs a table (or consumes a result) and renders its changelog as a table literal. */
-export async function tableOf(value: Table<object, ChangelogKind> | TableResult<object>): Promise<string> {
+/** A job's changelog as cells (the tableau's rendering of each value), with its schema and mode. */
+export interface CapturedChangelog {
+  readonly schema: ResolvedSchema;
+  readonly batch: boolean;
+  readonly rows: { kind: RowKind; cells: (string | null)[] }[];
+}
+
+/** Runs a table (or consumes a result) to its end and keeps its changelog as cells. */
+export async function captureChangelog(value: Table<object, ChangelogKind> | TableResult<object>): Promise<CapturedChangelog> {
   const result = "execute" in value ? value.execute() : value;
   const schema = result.getResolvedSchema();
   const rows: { kind: RowKind; cells: (string | null)[] }[] = [];
@@ -163,7 +170,13 @@ export async function tableOf(value: Table<object, ChangelogKind> | TableResult<
   } finally {
     job.cancel();
   }
-  return formatTable(schema.names, rows, !result.isBatch());
+  return { schema, batch: result.isBatch(), rows };
+}
+
+/** Runs a table (or consumes a result) and renders its changelog as a table literal. */
+export async function tableOf(value: Table<object, ChangelogKind> | TableResult<object>): Promise<string> {
+  const c = await captureChangelog(value);
+  return formatTable(c.schema.names, c.rows, !c.batch);
 }
 
 /**

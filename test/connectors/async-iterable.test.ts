@@ -161,8 +161,8 @@ describe("TableResult.toReadable", () => {
     const first: number[] = [];
     for (let k = 0; k < 3; k++) {
       await new Promise<void>((r) => stream.once("readable", () => r()));
-      let row: { n: number } | null;
-      while (first.length < 3 && (row = stream.read()) !== null) first.push(row.n);
+      let row: { n: number | null } | null;
+      while (first.length < 3 && (row = stream.read()) !== null) first.push(row.n!);
     }
     expect(first).toEqual([1, 2, 3]);
     // nobody reads now: the job stops once the buffer is full

@@ -1,8 +1,7 @@
 // Type tests of stream interop: fromAsyncIterable is typed by its schema and checks the rows' shape;
-// toReadable gives a Node Readable.
-import type { Readable } from "node:stream";
+// toReadable gives a Node Readable, declared structurally as RowsReadable of the typed rows.
 import { expectTypeOf } from "vitest";
-import { DataTypes, Row, Schema, TableEnvironment } from "../../src/index.js";
+import { DataTypes, type KeyedRow, Row, type RowsReadable, Schema, TableEnvironment } from "../../src/index.js";
 import type { ModeOf, SchemaOf } from "./helpers.js";
 
 const env = TableEnvironment.create();
@@ -15,7 +14,9 @@ expectTypeOf<ModeOf<typeof t>>().toEqualTypeOf<"append">();
 env.fromAsyncIterable(schema, [Row.of("a", null), { name: "b" }]);
 const c = env.fromChangelogAsyncIterable(schema, [Row.of("a", null)]);
 expectTypeOf<ModeOf<typeof c>>().toEqualTypeOf<"retract">();
-expectTypeOf(t.execute().toReadable()).toEqualTypeOf<Readable>();
+expectTypeOf(t.execute().toReadable()).toEqualTypeOf<RowsReadable<KeyedRow<{ name: string; ts: Date | null }>>>();
+// the value is a real Node Readable, declared structurally (no @types/node needed by consumers)
+expectTypeOf(t.execute().toReadable()).toMatchTypeOf<AsyncIterable<unknown>>();
 
 // @ts-expect-error a row without the NOT NULL column 'name'
 env.fromAsyncIterable(schema, [{ ts: new Date(0) }]);
