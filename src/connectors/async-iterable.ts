@@ -12,6 +12,7 @@ import type { Connector } from "./connector.js";
  * by, and whether its rows may carry kinds other than +I (the changelog variant).
  */
 export interface IterableAttachment {
+  readonly attachmentOf: "async-iterable";
   readonly source: AsyncIterable<unknown> | Iterable<unknown>;
   readonly name: string;
   readonly changelog: boolean;

@@ -8,6 +8,7 @@ import { checkOptionKeys, type ConnectorTable, type SinkChangelog, TableDescript
 import { toJavaString } from "../types/format.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { Connector } from "./connector.js";
+import type { ConnectorAttachment } from "../plan/nodes.js";
 
 /**
  * An in-memory sink for tests and notebooks: keeps the raw changelog it received, and can show it in
@@ -25,7 +26,9 @@ import type { Connector } from "./connector.js";
  * Option `sink.supports-delete-by-key = true`: an upsert sink that deletes by key, so its input may carry
  * key-only deletes (a PTF asking `getRequiredChangelogMode()` is told so).
  */
-export class CollectionSink<R extends object = Record<string, unknown>> {
+export class CollectionSink<R extends object = Record<string, unknown>> implements ConnectorAttachment {
+  /** @internal the connector this object is attached for */
+  readonly attachmentOf = "collection";
   private readonly kinds: number[] = [];
   private readonly values: (readonly unknown[])[] = [];
   private schema: ResolvedSchema | undefined;
@@ -134,7 +137,8 @@ export const collectionConnector: Connector = {
   },
   sinkChangelog: changelogOf,
   createWriter(table): SinkWriter {
-    const sink = table.attachment as CollectionSink;
+    const sink = table.attachment;
+    if (!(sink instanceof CollectionSink)) throw new ValidationError(`table '${table.tableName}': not attached to a CollectionSink`);
     let count = 0;
     return {
       open() { sink.bind(table.physical, table.primaryKey); },

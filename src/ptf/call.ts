@@ -2,7 +2,7 @@ import { getOwn, hasOwn, setOwn } from "../types/own.js";
 import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
-import { type PlanNode, type ProcessNode, newNodeId } from "../plan/nodes.js";
+import { type PlanNode, type ProcessNode, processNode } from "../plan/nodes.js";
 import type { TableEnvironment } from "../table/table-environment.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -34,7 +34,7 @@ import { builtinPtf } from "./builtins/index.js";
  */
 export function resolveProcessCall(
   env: TableEnvironment, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
-): ProcessNode {
+): ProcessNode<ResolvedPtfCall> {
   const resolved = resolveFunction(env, fnOrName);
   const { functionName, registered } = resolved;
   let fn = resolved.fn;
@@ -190,7 +190,7 @@ export function resolveProcessCall(
       return renegotiated;
     },
   };
-  return { kind: "Process", id: newNodeId(), schema, inputs, call };
+  return processNode({ schema, inputs, call });
 }
 
 function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {

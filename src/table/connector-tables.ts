@@ -2,7 +2,7 @@ import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractions } from "../plan/changelog-mode.js";
 import { describeNode } from "../plan/explain.js";
-import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "../plan/nodes.js";
+import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
 import { type ConnectorTable, type TableDescriptor, connectorSpec } from "./table-descriptor.js";
@@ -90,15 +90,15 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
   if (batch && spec.isBounded && !spec.isBounded(table)) {
     throw new ValidationError(`Querying an unbounded table '${t.name}' in batch mode is not allowed. The table source is unbounded.`);
   }
-  return {
-    kind: "SourceScan", id: newNodeId(), schema: resolved.schema, tableName: t.name, connector: d.connector,
+  return sourceScanNode({
+    schema: resolved.schema, tableName: t.name, connector: d.connector,
     options: Object.fromEntries(options), physical: resolved.physical,
     computed: resolved.computed.map((c) => ({ name: c.name, expr: c.expr })),
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
     ...(spec.sourceKinds ? { kinds: spec.sourceKinds(table) } : {}),
-  };
+  });
 }
 
 let anonymous = 0;
@@ -110,7 +110,7 @@ let anonymous = 0;
  * — an append-only sink given an updating table is an error naming the sink and the node producing
  * the updates; an upsert sink needs a primary key.
  */
-export function sinkNode(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
+export function planSink(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
   let name: string;
   let d: TableDescriptor<object>;
   if (typeof target === "string") {
@@ -144,12 +144,12 @@ export function sinkNode(input: PlanNode, target: string | TableDescriptor<objec
   if (changelog === "upsert" && !resolved.primaryKey) {
     throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') writes upserts and needs a primary key: declare one with Schema.newBuilder()...primaryKey("id")`);
   }
-  return {
-    kind: "Sink", id: newNodeId(), schema: resolved.physical, input, tableName: name, connector: d.connector,
+  return sinkNode({
+    schema: resolved.physical, input, tableName: name, connector: d.connector,
     options: Object.fromEntries(d.options), changelog,
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
-  };
+  });
 }
 
 function rowTypeOf(schema: ResolvedSchema): DataType<object | null> {

@@ -2,6 +2,7 @@ import { ValidationError } from "../types/errors.js";
 import type { ChangelogKind } from "./table.js";
 import { Schema } from "./schema.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { ConnectorAttachment } from "../plan/nodes.js";
 
 /**
  * What changelogs a connector's sink accepts, known from the connector name alone, so that
@@ -40,7 +41,7 @@ export class TableDescriptor<S extends object = Record<string, unknown>, K exten
     readonly options: ReadonlyMap<string, string>,
     readonly comment: string | undefined,
     /** An in-process object the connector works with (the collection sink's store); never an option. */
-    readonly attachment: unknown,
+    readonly attachment: ConnectorAttachment | undefined,
   ) {
     Object.freeze(this);
   }
@@ -76,7 +77,7 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
     private readonly schemaSpec: Schema<object> | undefined,
     private readonly opts: Map<string, string>,
     private readonly commentText: string | undefined,
-    private readonly attachment: unknown,
+    private readonly attachment: ConnectorAttachment | undefined,
   ) {}
 
   /** The table's schema (physical and computed columns, watermark, primary key). */
@@ -107,7 +108,7 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
   }
 
   /** @internal an in-process object for the connector (the collection sink) */
-  attach(target: unknown): TableDescriptorBuilder<S, K> {
+  attach(target: ConnectorAttachment): TableDescriptorBuilder<S, K> {
     return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, this.commentText, target);
   }
 
@@ -125,7 +126,7 @@ export interface ConnectorTable {
   readonly options: ReadonlyMap<string, string>;
   readonly physical: ResolvedSchema;
   readonly primaryKey?: readonly string[];
-  readonly attachment?: unknown;
+  readonly attachment?: ConnectorAttachment;
 }
 
 /** Which row kinds a sink takes: only inserts, inserts/updates/deletes by primary key, or everything. */

@@ -4,9 +4,7 @@ import { isResolvedPtfCall, type ResolvedPtfCall } from "../../../ptf/resolved-c
 import { duplicateUidMessage } from "../../../ptf/uid.js";
 import { ValidationError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
-import { INSERT_ONLY, registerProcessModeDeriver } from "../../../plan/changelog-mode.js";
 import type { PlanNode, ProcessNode } from "../../../plan/nodes.js";
-import { registerProcessRequirement } from "../../../plan/normalize-upserts.js";
 import { type Emitter, connect, registerOperatorFactory } from "../../job-graph.js";
 import { GeneratorSource } from "./generator-source.js";
 import { PtfOperator } from "./ptf-operator.js";
@@ -31,16 +29,6 @@ export function installPtfRuntime(): void {
   if (installed) return;
   installed = true;
   // the function's declared output mode, resolved when the call was planned (src/ptf/updating-output.ts)
-  registerProcessModeDeriver((node) => {
-    const call = (node as ProcessNode).call;
-    return isResolvedPtfCall(call) ? call.outputMode : INSERT_ONLY;
-  });
-  // what the consumer needs decides a call's output mode (getRequiredChangelogMode), see plan/normalize-upserts.ts
-  registerProcessRequirement((node, consumer) => {
-    if (!isResolvedPtfCall(node.call)) return node;
-    const call = node.call.withRequiredMode(consumer);
-    return call === node.call ? node : { ...node, call };
-  });
   registerOperatorFactory("Process", (node, ctx, build) => {
     const p = node as ProcessNode;
     const call = p.call;
@@ -51,7 +39,7 @@ export function installPtfRuntime(): void {
       const owner = uids.get(call.uid);
       if (owner !== undefined) {
         if (sameCall(owner.node, p)) return owner.emitter;
-        throw new ValidationError(duplicateUidMessage(call.uid, !call.explicitUid && !(owner.node.call as ResolvedPtfCall).explicitUid));
+        throw new ValidationError(duplicateUidMessage(call.uid, !call.explicitUid && !owner.node.call.explicitUid));
       }
     }
     let emitter: Emitter;
@@ -70,8 +58,9 @@ export function installPtfRuntime(): void {
 
 /** Identical calls: same function, same inputs (by plan identity), same PARTITION BY, same scalar values. */
 function sameCall(a: ProcessNode, b: ProcessNode): boolean {
-  const x = a.call as ResolvedPtfCall;
-  const y = b.call as ResolvedPtfCall;
+  const x = a.call;
+  const y = b.call;
+  if (!isResolvedPtfCall(x) || !isResolvedPtfCall(y)) return false;
   if (x.fn !== y.fn || a.inputs.length !== b.inputs.length) return false;
   if (!a.inputs.every((n: PlanNode, i) => n === b.inputs[i])) return false;
   if (!x.tables.every((t, i) => t.partitionKeys.join(",") === y.tables[i]!.partitionKeys.join(","))) return false;
