@@ -5,7 +5,8 @@ import { describeNode } from "../plan/explain.js";
 import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
-import { type ConnectorTable, type TableDescriptor, connectorSpec } from "./table-descriptor.js";
+import { connectorByName } from "../connectors/built-in.js";
+import type { ConnectorTable, TableDescriptor } from "./table-descriptor.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { isImplicitlyAssignable } from "../types/values.js";
@@ -27,7 +28,7 @@ export class TableRegistry {
   /** Registers a table; `taken(name)` reports names used by views. Flink's messages for duplicates. */
   register(name: string, descriptor: TableDescriptor<object>, temporary: boolean, ignoreIfExists: boolean, viewExists: boolean): void {
     if (typeof name !== "string" || name.length === 0) throw new ValidationError(`${temporary ? "createTemporaryTable" : "createTable"} needs a table name`);
-    connectorSpec(descriptor.connector);
+    connectorByName(descriptor.connector);
     if (!descriptor.schemaSpec) {
       throw new ValidationError(`table '${name}' (connector '${descriptor.connector}') needs a schema: TableDescriptor.forConnector(...).schema(Schema.newBuilder()...build())`);
     }
@@ -76,7 +77,7 @@ const SCAN_OPTIONS = ["scan.watermark.emit.strategy", "scan.watermark.emit.inter
 /** `env.from(name)` of a connector table: validates the options for reading and builds the scan. */
 export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined): SourceScanNode {
   const d = t.descriptor;
-  const spec = connectorSpec(d.connector);
+  const spec = connectorByName(d.connector);
   if (!spec.canRead) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a sink. It cannot be used as a source (table '${t.name}').`);
   }
@@ -125,7 +126,7 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
       d = d.toBuilder().schema(Schema.newBuilder().fromRowDataType(rowTypeOf(input.schema)).build()).build();
     }
   }
-  const spec = connectorSpec(d.connector);
+  const spec = connectorByName(d.connector);
   if (!spec.canWrite) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
   }

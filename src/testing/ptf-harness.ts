@@ -4,7 +4,7 @@ import { PtfOperator, type PtfSnapshot } from "../exec/operators/ptf/ptf-operato
 import { copyValue } from "../exec/operators/ptf/state-copy.js";
 import { Expression } from "../expressions/expression.js";
 import { $, descriptor, lit } from "../expressions/functions.js";
-import { EnvironmentSettings, TableEnvironment, type RowInput } from "../index.js";
+import { EnvironmentSettings, TableEnvironment, type RowInput } from "../table/table-environment.js";
 import type { ScalarArgDecl, TableArgDecl } from "../ptf/arguments.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import { ProcessTableFunction } from "../ptf/function.js";

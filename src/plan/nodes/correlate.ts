@@ -5,7 +5,7 @@ import { makeNode, type NodeBase, type NodeFields, invalid, requireInput } from 
 
 /**
  * What the plan needs of a table function (src/functions `TableFunction` implements it): its name and
- * the columns it produces. The operator (functions/runtime) checks for the run-time class.
+ * the columns it produces. The operator (exec/udf) checks for the run-time class.
  */
 export interface PlannedTableFunction {
   readonly name: string;

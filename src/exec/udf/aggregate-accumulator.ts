@@ -1,11 +1,11 @@
 import { Decimal } from "decimal.js";
-import type { Accumulator } from "../../exec/aggregates/accumulator.js";
-import { valueKey } from "../../exec/aggregates/value-key.js";
+import type { Accumulator } from "../aggregates/accumulator.js";
+import { valueKey } from "../aggregates/value-key.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { AggCall } from "../../plan/nodes.js";
 import type { DataType } from "../../types/data-type.js";
-import { AggregateFunction } from "../aggregate-function.js";
-import { userCodeFailure, valueCheck, type ValueCheck } from "../value-check.js";
+import { AggregateFunction } from "../../functions/aggregate-function.js";
+import { userCodeFailure, valueCheck, type ValueCheck } from "../../functions/value-check.js";
 
 const INTEGERS = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
 
