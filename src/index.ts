@@ -56,7 +56,7 @@ export type {
 } from "./functions/index.js";
 export {
   ProcessTableFunction, ArgumentTrait, StateKind, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
-  PartitionedTable, TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
+  TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
   ChangelogMode,
 } from "./ptf/index.js";
 export type {
@@ -71,3 +71,4 @@ export { StatementSet } from "./table/statement-set.js";
 export { CollectionSink } from "./table/collection-sink.js";
 export { CollectionSource } from "./connectors/collection-source.js";
 export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";
+export { PartitionedTable } from "./table/partitioned-table.js";

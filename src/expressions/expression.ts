@@ -250,3 +250,6 @@ export class ArgumentExpression<A extends string, N> extends Expression<N> {
     super(node);
   }
 }
+
+/** The type-level node of an expression (`TCol<"age">`, `TOp<...>`, ...). */
+export type NodeOfExpr<E> = E extends { readonly __node: infer N } ? N : never;

@@ -28,7 +28,7 @@ import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
 import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
-import { executeSql, sqlQuery } from "../sql/execute.js";
+import { executeSql, sqlQuery } from "./sql-execute.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
