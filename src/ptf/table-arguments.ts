@@ -4,7 +4,7 @@ import type { ColumnNames } from "../expressions/type-level.js";
 import { ValidationError } from "../types/errors.js";
 import type { PlanNode } from "../plan/nodes.js";
 import type { PlannedTable } from "../plan/planning-context.js";
-import type { OrderItem } from "./order-by.js";
+import { type OrderItem, orderItems } from "./order-by.js";
 import type { TableArgType } from "./typing.js";
 
 /** What a table argument needs from a Table: its environment and plan. */

@@ -10,7 +10,7 @@ import { importEdges } from "./import-graph.js";
  * count. ptf, functions and sql share a floor and are ordered inside it (sql may import ptf and
  * functions, functions may import ptf).
  */
-const FLOORS = ["types", "expressions", "plan", "ptf", "functions", "sql", "exec", "connectors", "table", "testing", "index"] as const;
+const FLOORS = ["types", "expressions", "plan", "ptf", "functions", "sql", "exec", "connectors", "table", "testing", "notebook", "index"] as const;
 const SRC = join(import.meta.dirname, "../../src");
 
 function floorOf(folder: string): number {
