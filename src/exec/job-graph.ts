@@ -1,5 +1,6 @@
 import type { FunctionResolver } from "../expressions/compile.js";
 import { ValidationError } from "../types/errors.js";
+import { withCodegenNames } from "../expressions/codegen.js";
 import type { JobSettings, JobSink } from "./job-contract.js";
 import { type ChangelogMode, deriveChangelogMode, isInsertOnly } from "../plan/changelog-mode.js";
 import { type PlanNode, inputsOf } from "../plan/nodes.js";
@@ -48,6 +49,13 @@ function asEmitter(op: BaseOperator): EmittingOperator {
 }
 
 export function buildJobGraph(
+  root: PlanNode, settings: JobSettings, sink: JobSink, factories: OperatorTable, resolveFunction?: FunctionResolver,
+): JobGraph {
+  // generated functions are named per job, so that the same plan generates the same source texts
+  return withCodegenNames(() => buildGraph(root, settings, sink, factories, resolveFunction));
+}
+
+function buildGraph(
   root: PlanNode, settings: JobSettings, sink: JobSink, factories: OperatorTable, resolveFunction?: FunctionResolver,
 ): JobGraph {
   const consumers = new Map<PlanNode, number>();

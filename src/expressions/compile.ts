@@ -1,3 +1,4 @@
+import { generate, shapeName } from "./codegen.js";
 import { ValidationError } from "../types/errors.js";
 import { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
@@ -76,9 +77,9 @@ export class CodegenContext {
    * Builds `(c, h) => <factory body>`; `body` is the source of a function expression using the
    * constants and helpers. Called once per operator at planning time.
    */
-  build<F>(body: string): F {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    return new Function("c", "h", `"use strict"; return ${body};`)(this.consts, helpers) as F;
+  build<F>(body: string, site = "expr", name?: string): F {
+    const text = `"use strict"; return ${body};`;
+    return generate<F>(site, name ?? shapeName(text), ["c", "h"], text, [this.consts, helpers]);
   }
 }
 

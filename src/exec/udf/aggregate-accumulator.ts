@@ -1,3 +1,4 @@
+import { codegenFunction } from "../../expressions/codegen.js";
 import { Decimal } from "decimal.js";
 import type { Accumulator } from "../aggregates/accumulator.js";
 import { valueKey } from "../aggregates/value-key.js";
@@ -30,7 +31,7 @@ function invoker(spec: object, method: string, call: AggCall, arity: number, par
   const args = xs.map((x, i) => conversion(params[i]!, call.argTypes[i], x));
   const fail = (e: unknown, a: unknown[]) => userCodeFailure(`${what}.${method}`, a, e);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("s", "D", "fail",
+  return codegenFunction("udf-aggregate", "s", "D", "fail",
     `"use strict";return function(a,v){${reads}try{s.${method}(a${args.map((x) => "," + x).join("")});}catch(e){throw fail(e,[${xs.join(",")}]);}};`,
   )(spec, Decimal, fail) as Invoke;
 }
