@@ -59,7 +59,9 @@ export class OperatorOutput implements Output {
 
 function edgeFunctions(op: Operator, input: number): Pick<Output, "record" | "watermark"> {
   // numbered within the job being built (expressions/codegen.ts): identical plans, identical texts
-  const id = nextGeneratedName("edge");
+  // the target's class is part of the text: edges of the same text share compiled code and type feedback,
+  // which stays monomorphic only if they all call the same operator class
+  const id = `${nextGeneratedName("edge")}_${op.constructor.name.replace(/[^A-Za-z0-9_$]/g, "_")}`;
   const src = `"use strict";return {`
     + `record:function ${id}_record(kind,row){op.processElement(${input},kind,row);},`
     + `watermark:function ${id}_watermark(wm){op.processWatermark(${input},wm);}};`;
