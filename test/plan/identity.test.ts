@@ -18,8 +18,11 @@ function program(threshold: number, uid?: string): PlanNode {
   const env = streamingEnv();
   basicValues(env);
   const input = env.from("t").filter($("score").isGreater(threshold));
-  const args = uid === undefined ? [lit(1).asArgument("i")] : [lit(1).asArgument("i"), lit(uid).asArgument("uid")];
-  return input.partitionBy($("name")).process(SetSemanticTableFunction, ...args).select($("name"), $("out")).node;
+  const partitioned = input.partitionBy($("name"));
+  const called = uid === undefined
+    ? partitioned.process(SetSemanticTableFunction, lit(1).asArgument("i"))
+    : partitioned.process(SetSemanticTableFunction, lit(1).asArgument("i"), lit(uid).asArgument("uid"));
+  return called.select($("name"), $("out")).node;
 }
 
 describe("node identities derived from the plan", () => {
