@@ -13,6 +13,7 @@ import { UnionOperator } from "./operators/union.js";
 import { windowOperator } from "./operators/window-operators.js";
 import { ValuesReader } from "./sources/values-reader.js";
 import { keyedStateTtl } from "./state-ttl.js";
+import { miniBatchOf } from "./aggregates/mini-batch.js";
 import { correlateOperator } from "./udf/correlate-operator.js";
 import { tableAggregateOperator } from "./udf/table-aggregate-operator.js";
 
@@ -31,7 +32,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   Project: calc,
   Aggregate: (node, ctx, build) => {
     const op = ctx.register(new GroupAggregateOperator(node, ctx.settings.batch, hasRetractions(ctx.modeOf(node.input)), ctx.resolveFunction, {},
-      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }));
+      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }, miniBatchOf(ctx.settings)));
     connect(build(node.input), op, 0);
     return op;
   },

@@ -19,6 +19,8 @@ export interface Operator {
   processElement(input: number, kind: number, row: unknown[]): void;
   processWatermark(input: number, wm: number): void;
   endInput(input: number): void;
+  /** Releases what the operator holds back before a snapshot (see BaseOperator); whether it emitted. */
+  prepareSnapshotPreBarrier(): boolean;
   /** State for checkpoints (plain data; immer snapshots at the job level). */
   snapshotState(): unknown;
   restoreState(state: unknown): void;
@@ -125,7 +127,25 @@ export abstract class BaseOperator implements Operator {
     this.out.endInput();
   }
 
+  /**
+   * Called on every operator, upstream first, before a snapshot is taken (Flink's prepareSnapshotPreBarrier):
+   * an operator holding records back (a mini-batch bundle) emits them now, so that the snapshot cut lies
+   * between records that have fully passed through. Returns whether it emitted anything.
+   */
+  prepareSnapshotPreBarrier(): boolean { return false; }
+
   snapshotState(): unknown { return null; }
   restoreState(_state: unknown): void {}
   close(): void {}
+}
+
+/**
+ * Runs `prepareSnapshotPreBarrier` on a job's operators until none emits any more: what an upstream operator
+ * releases may fill a downstream bundle, which the next pass releases (a plan is acyclic, so this ends).
+ */
+export function prepareSnapshot(operators: readonly Operator[]): void {
+  for (let emitted = true; emitted;) {
+    emitted = false;
+    for (let i = operators.length - 1; i >= 0; i--) if (operators[i]!.prepareSnapshotPreBarrier()) emitted = true;
+  }
 }

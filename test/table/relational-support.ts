@@ -1,4 +1,5 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { prepareSnapshot } from "../../src/exec/operator.js";
 import { OPERATORS } from "../../src/table/wiring.js";
 import type { Table } from "../../src/index.js";
 import { toJavaString } from "../../src/types/format.js";
@@ -20,6 +21,7 @@ export function restoreRun(table: Table<object>, beforeRows: number, config = ne
   for (const op of first.operators) op.open();
   const src = first.sources[0]!;
   if (beforeRows > 0 && src.reader.poll(src.emitter.out, beforeRows) !== "more") throw new Error("the source ended before the restore point");
+  prepareSnapshot(first.operators);
   const snapshot = first.operators.map((op) => op.snapshotState());
   const position = src.reader.position();
 

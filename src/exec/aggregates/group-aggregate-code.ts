@@ -1,4 +1,5 @@
 import { CodegenContext, type FunctionResolver } from "../../expressions/compile.js";
+import { ValidationError } from "../../types/errors.js";
 import type { AggregateNode } from "../../plan/nodes.js";
 import type { Output } from "../operator.js";
 import { errorWithRow } from "../operators/row-error.js";
@@ -9,6 +10,7 @@ import type { GroupColumns } from "./group-columns.js";
 import { compileKeys } from "./key-code.js";
 import type { KeyIndex } from "./key-index.js";
 import { KeyedStateTtl } from "../state-ttl.js";
+import { MiniBatchBundle, type MiniBatchSpec } from "./mini-batch.js";
 
 /** The state and generated functions of one GroupAggregateOperator. */
 export interface GroupAggregateCode {
@@ -21,6 +23,9 @@ export interface GroupAggregateCode {
   readonly emitAll: (out: Output) => void;
   /** Idle-state retention, when `table.exec.state.ttl` is set (streaming only). */
   readonly ttl: KeyedStateTtl | undefined;
+  /** The open bundle and the function that emits it, with mini-batch (streaming only). */
+  readonly bundle: MiniBatchBundle | undefined;
+  readonly flush: (() => void) | undefined;
 }
 
 /** `table.exec.state.ttl` for a group aggregate: the retention (ms, > 0) and the job's processing-time clock. */
@@ -42,7 +47,7 @@ export interface GroupTtl {
  */
 export function compileGroupAggregate(
   node: AggregateNode, batch: boolean, retractable: boolean, down: DirectOutput, resolveFunction?: FunctionResolver, options: AggregateOptions = {},
-  ttlSpec?: GroupTtl,
+  ttlSpec?: GroupTtl, miniBatchSpec?: MiniBatchSpec,
 ): GroupAggregateCode {
   const schema = node.input.schema;
   const layout = new AggregateLayout(node.aggCalls, retractable, options);
@@ -55,8 +60,12 @@ export function compileGroupAggregate(
   const ttl = !batch && ttlSpec !== undefined && ttlSpec.ttl > 0
     ? new KeyedStateTtl(ttlSpec.ttl, ttlSpec.clock, (gid, probe) => { index.delete(probe, gid); cols.release(gid); })
     : undefined;
+  if (ttl !== undefined && miniBatchSpec !== undefined && !batch) {
+    throw new ValidationError("table.exec.mini-batch.enabled together with table.exec.state.ttl is not supported yet: turn one of them off");
+  }
+  const bundle = !batch && miniBatchSpec !== undefined ? new MiniBatchBundle(miniBatchSpec) : undefined;
   const consts = `const I=${ctx.constant(index)},S=${ctx.constant(cols)},D=${ctx.constant(down)},E=${ctx.constant(
-    (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))}${ttl ? `,T=${ctx.constant(ttl)}` : ""};`;
+    (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))}${ttl ? `,T=${ctx.constant(ttl)}` : ""}${bundle ? `,B=${ctx.constant(bundle)}` : ""};`;
   const n = layout.size;
   const vals = layout.values(ctx);
   const before = vals.map((_v, i) => `b${i}`);
@@ -99,7 +108,54 @@ export function compileGroupAggregate(
     + (key.count === 0 ? `if(I.size===0){const g=S.alloc();${layout.prelude("S")}out.record(0,[${vals.join(",")}]);}` : "")
     + "}";
 
+  if (bundle !== undefined) {
+    const mb = miniBatchCode(layout, ctx, key, args.read, retractable, update, vars);
+    const [processElement, emitAllFn, flush] = ctx.build<[GroupAggregateCode["processElement"], GroupAggregateCode["emitAll"], () => void]>(
+      `(function(){${consts}${mb.flush}return [function groupAggregate(input,kind,r){${mb.body}},${emitAll},flush];})()`);
+    return { layout, index, cols, processElement, emitAll: emitAllFn, ttl, bundle, flush };
+  }
   const [processElement, emitAllFn] = ctx.build<[GroupAggregateCode["processElement"], GroupAggregateCode["emitAll"]]>(
     `(function(){${consts}return [function groupAggregate(input,kind,r){${body}},${emitAll}];})()`);
-  return { layout, index, cols, processElement, emitAll: emitAllFn, ttl };
+  return { layout, index, cols, processElement, emitAll: emitAllFn, ttl, bundle: undefined, flush: undefined };
+}
+
+/**
+ * The per-record function and the bundle flush of a mini-batch group aggregate (mini-batch.ts): records are
+ * folded at once, a group's result before the bundle is kept when the bundle first touches it, and `flush`
+ * emits one change per touched group. A group emptied inside the bundle stays (without rows) until the
+ * flush, so that a row re-adding it folds into the same result; a retraction for it meanwhile is ignored,
+ * as for a group that does not exist.
+ */
+function miniBatchCode(
+  layout: AggregateLayout, ctx: CodegenContext, key: ReturnType<typeof compileKeys>, argsRead: string, retractable: boolean, update: string,
+  vars: readonly string[],
+): { body: string; flush: string } {
+  const vals = layout.values(ctx);
+  const n = vals.length;
+  let body = `${ctx.tempDeclarations()}${vars.length > 0 ? `let ${vars.join(",")};` : ""}`
+    + `try{${key.read}${argsRead}}catch(e){throw E(e,kind,r);}`
+    // every record counts towards the bundle's size, an ignored retraction too (Flink's bundle trigger)
+    + "if(B.records++===0)B.started=B.spec.clock();"
+    + `let g=I.get(${key.probe});`;
+  const ignore = "{if(B.records>=B.spec.size)flush();return;}";
+  if (retractable) body += "const add=kind===0||kind===2;";
+  body += `let fresh=false;if(g<0){${retractable ? `if(!add)${ignore}` : ""}`
+    + `g=S.alloc();I.add(${key.probe},${key.key},g);${layout.created("S")}fresh=true;}${layout.prelude("S")}`;
+  if (retractable) body += `if(!add&&N[g]===0)${ignore}`;
+  body += `if(!B.has(g))B.add(g,fresh?null:[${vals.join(",")}],${key.probe},[${key.columns.join(",")}]);`;
+  body += `try{${update}}catch(e){throw E(e,kind,r);}`
+    + "if(B.records>=B.spec.size||((B.records&127)===0&&B.due()))flush();";
+  const keyCols = key.columns.map((_c, i) => `K[${i}]`);
+  const emitRow = (kind: number, values: readonly string[]) => `D.target.processElement(D.input,${kind},[${[...keyCols, ...values].join(",")}]);`;
+  const before = vals.map((_v, i) => `b${i}`);
+  const after = vals.map((_v, i) => `v${i}`);
+  const flush = `function flush(){const m=B.gids.length;if(m===0){B.records=0;return;}${layout.prelude("S")}`
+    + "for(let i=0;i<m;i++){const g=B.gids[i],b=B.befores[i],K=B.keys[i];"
+    + `if(N[g]===0){I.delete(B.probes[i],g);S.release(g);if(b!==null){${n > 0 ? `const ${before.map((x, i) => `${x}=b[${i}]`).join(",")};` : ""}${emitRow(3, before)}}continue;}`
+    + `${n > 0 ? `const ${after.map((v, i) => `${v}=${vals[i]}`).join(",")};` : ""}`
+    + `if(b===null){${emitRow(0, after)}continue;}`
+    + `${n > 0 ? `const ${before.map((x, i) => `${x}=b[${i}]`).join(",")};` : ""}`
+    + `if(${layout.same(ctx, before, after)})continue;`
+    + `${emitRow(1, before)}${emitRow(2, after)}}B.clear();}`;
+  return { body, flush };
 }

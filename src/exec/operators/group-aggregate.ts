@@ -6,7 +6,9 @@ import { type GroupTtl, compileGroupAggregate } from "../aggregates/group-aggreg
 import type { GroupColumns } from "../aggregates/group-columns.js";
 import type { KeyIndex } from "../aggregates/key-index.js";
 import { BaseOperator, type Output } from "../operator.js";
+import { ValidationError } from "../../types/errors.js";
 import type { KeyedStateTtl } from "../state-ttl.js";
+import type { MiniBatchBundle, MiniBatchSpec } from "../aggregates/mini-batch.js";
 
 export { udfAccumulator } from "../aggregates/aggregate-layout.js";
 
@@ -26,6 +28,9 @@ export { udfAccumulator } from "../aggregates/aggregate-layout.js";
  * process running many queries does not make its property accesses megamorphic. State is column-wise: a
  * group is a dense id (gid) into GroupColumns, found through a key index chosen by key type (KeyIndex).
  *
+ * With mini-batch (`table.exec.mini-batch.*`, aggregates/mini-batch.ts) records are folded as they come and
+ * the changes are emitted once per group per bundle.
+ *
  * A key or argument expression that fails on a record (`$("a").dividedBy(0).sum()`) fails the job with
  * the record named, as in CalcOperator (row-error.ts).
  */
@@ -41,12 +46,17 @@ export class GroupAggregateOperator extends BaseOperator {
   private readonly emitAll: (out: Output) => void;
   /** Idle-state retention (`table.exec.state.ttl`, state-ttl.ts); undefined without TTL. */
   private readonly ttl: KeyedStateTtl | undefined;
+  /** The open mini-batch bundle and its flush, with mini-batch. */
+  private readonly bundle: MiniBatchBundle | undefined;
+  private readonly flush: (() => void) | undefined;
 
   constructor(node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver,
-    options: AggregateOptions = {}, ttl?: GroupTtl) {
+    options: AggregateOptions = {}, ttl?: GroupTtl, miniBatch?: MiniBatchSpec) {
     super(1);
-    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl);
+    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, miniBatch);
     this.ttl = code.ttl;
+    this.bundle = code.bundle;
+    this.flush = code.flush;
     this.layout = code.layout;
     this.index = code.index;
     this.cols = code.cols;
@@ -56,8 +66,21 @@ export class GroupAggregateOperator extends BaseOperator {
     this.emitAll = code.emitAll;
   }
 
+  /** The final watermark ends the open bundle first, so that no change follows it. */
+  protected override onWatermark(wm: number): void {
+    if (wm === Infinity && this.flush !== undefined) this.flush();
+    this.out.watermark(wm);
+  }
+
+  override prepareSnapshotPreBarrier(): boolean {
+    if (this.bundle === undefined || this.bundle.records === 0) return false;
+    this.flush!();
+    return true;
+  }
+
   protected override onEndOfInput(): void {
     if (this.batch) this.emitAll(this.out);
+    this.flush?.();
     this.out.endInput();
   }
 
@@ -72,13 +95,18 @@ export class GroupAggregateOperator extends BaseOperator {
     this.index.forEachGroup((gid, key) => groups.push({
       keys: this.index.valuesOf(key), ...this.layout.snapshot(this.cols, gid), ...(ttl ? { written: ttl.timeOf(gid) } : {}),
     }));
-    return groups;
+    const b = this.bundle;
+    if (b === undefined || b.records === 0) return groups;
+    // the open bundle is state too: the groups it touched with their results before it, and its record count
+    return { groups, bundle: { records: b.records, touched: b.gids.map((_g, i) => ({ keys: b.keys[i], before: b.befores[i] })) } };
   }
 
   override restoreState(state: unknown): void {
     // with TTL a group keeps the time of its last write; one from a checkpoint without TTL starts at the restore
     const now = this.ttl?.now() ?? 0;
-    for (const g of state as { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[]) {
+    const withBundle = !Array.isArray(state) ? state as { groups: unknown[]; bundle: { records: number; touched: { keys: unknown[]; before: unknown[] | null }[] } } : undefined;
+    const groups = (withBundle?.groups ?? state) as { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[];
+    for (const g of groups) {
       const gid = this.cols.alloc();
       const key = this.index.keyOf(g.keys);
       const probe = this.index.probeOf(key);
@@ -86,5 +114,16 @@ export class GroupAggregateOperator extends BaseOperator {
       this.layout.restore(this.cols, gid, g);
       this.ttl?.created(gid, probe, g.written ?? now);
     }
+    if (withBundle === undefined) return;
+    const b = this.bundle;
+    if (b === undefined) {
+      throw new ValidationError("a snapshot taken with mini-batch holds an open bundle; restore it with table.exec.mini-batch.enabled = true");
+    }
+    for (const t of withBundle.bundle.touched) {
+      const probe = this.index.probeOf(this.index.keyOf(t.keys));
+      b.add(this.index.get(probe), t.before, probe, t.keys);
+    }
+    b.records = withBundle.bundle.records;
+    b.started = b.spec.clock();
   }
 }
