@@ -8,7 +8,7 @@ import type { TableEnvironment } from "../table/table-environment.js";
 import { resolveProcessCall } from "./call.js";
 import { type OrderItem, orderItems } from "./order-by.js";
 import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput, TableArgType } from "./typing.js";
-import type { CheckCall, CheckedFunction, ImplicitTable } from "./call-checks.js";
+import type { CheckedArgs, CheckedFunction, ImplicitTable } from "./call-checks.js";
 
 /** What a table argument needs from a Table: its environment and plan. */
 export interface TableLike {
@@ -118,7 +118,7 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
 
   /** Calls a PTF (object or registered name) with this table as its table argument. */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, K>, A>
+    fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: CheckedArgs<F, ImplicitTable<S, K>, A>
   ): Table<ProcessOutput<F, S, K, A>, ProcessMode<F>> {
     const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys, this.order));
     return new Table(this.table.env, node);

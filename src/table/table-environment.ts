@@ -17,7 +17,7 @@ import { coerceValue, commonType, inferType } from "../types/values.js";
 import type { Widen } from "../expressions/type-level.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import type { AnyProcessTableFunction, FromCallOutput, ProcessMode } from "../ptf/typing.js";
-import type { CheckCall, CheckedFunction } from "../ptf/call-checks.js";
+import type { CheckedArgs, CheckedFunction } from "../ptf/call-checks.js";
 import type { Flatten } from "./typing.js";
 import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
@@ -219,7 +219,7 @@ export class TableEnvironment {
    * ```
    */
   fromCall<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, never, A>, ...args: A & CheckCall<F, never, A>
+    fn: CheckedFunction<F, never, A>, ...args: CheckedArgs<F, never, A>
   ): Table<FromCallOutput<F, A>, ProcessMode<F>> {
     return new Table(this, resolveProcessCall(this, fn, args));
   }

@@ -9,7 +9,7 @@ import { TableResult } from "./table-result.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import { type CheckOrderKeys, type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
 import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
-import type { CheckCall, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
+import type { CheckedArgs, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { lateralJoin } from "../functions/lateral.js";
@@ -33,7 +33,7 @@ import type {
 } from "./row-based-typing.js";
 import type {
   AddArgs, AddOrReplaceArgs, AddOrReplaceResult, AddResult, AsArgs, AsResult, DistinctMode, DropArgs, DropResult, Flatten,
-  GroupKeyArgs, GroupSelectArgs, KeyNames, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
+  GroupKeyArgs, GroupKeyNames, GroupSelectArgs, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
   SelectSchema, UnionArg, UnionMode, UnionResult,
 } from "./typing.js";
 
@@ -196,8 +196,8 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * Groups rows for aggregation: `groupBy($("product")).select($("product"), $("amount").sum().as("total"))`
    * is a `Table<{ product: ...; total: number | null }, "retract">`.
    */
-  groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, KeyNames<K>> {
-    return new GroupedTable<S, KeyNames<K>>(this.env, this.node, expandColumnFunctions(nodes(keys), this.node.schema));
+  groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, GroupKeyNames<S, K>> {
+    return new GroupedTable<S, GroupKeyNames<S, K>>(this.env, this.node, expandColumnFunctions(nodes(keys), this.node.schema));
   }
 
   /** Removes duplicate rows. An insert-only table stays insert-only; an updating one stays updating. */
@@ -423,7 +423,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * (`process(TableFilter, lit(100).asArgument("threshold"))`). Calls chain: `t.process(f1).process(f2)`.
    */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, ImplicitTable<S, never>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, never>, A>
+    fn: CheckedFunction<F, ImplicitTable<S, never>, A> & CheckUpdatingInput<M, F>, ...args: CheckedArgs<F, ImplicitTable<S, never>, A>
   ): Table<ProcessOutput<F, S, never, A>, ProcessMode<F>> {
     return this.derive(resolveProcessCall(this.env, fn, args, new TableArgument(undefined, this, [])));
   }

@@ -125,6 +125,15 @@ export type KeyNames<K extends readonly unknown[]> = {
   [I in keyof K]: NodeOfExpr<K[I]> extends TCol<infer N> ? N : NodeOfExpr<K[I]> extends TAlias<string, TCol<infer N>> ? N : string;
 }[number];
 
+/**
+ * The grouping keys a following `select` may use outside aggregates. A key that is not a column of S is
+ * already a compile error on `groupBy`; it then allows every column, so that the `select` does not add a
+ * second, misleading error ("neither a grouping key nor inside an aggregate") for the column meant.
+ */
+export type GroupKeyNames<S, K extends readonly unknown[]> = {
+  [I in keyof K]: NodeOfExpr<K[I]> extends TCol<infer N> | TAlias<string, TCol<infer N>> ? (N extends keyof S ? N : string) : string;
+}[number];
+
 /** Arguments of `groupBy(...).select`: outside aggregates only grouping keys `G`. */
 export type GroupSelectArgs<S, A extends readonly unknown[], G extends string> = Validated<A, CheckItems<S, A, G, NamesOf<A>>>;
 

@@ -6,7 +6,7 @@ import type { PlanNode } from "../../plan/nodes.js";
 import { groupWindowSpec, overAggregate, overWindowSpec, windowAggregate } from "../plan/window-builders.js";
 import { type ChangelogKind, Table } from "../table.js";
 import type { TableEnvironment } from "../table-environment.js";
-import type { GroupKeyArgs, GroupSelectArgs, KeyNames, NodeOfExpr, SelectSchema, Validated } from "../typing.js";
+import type { GroupKeyArgs, GroupKeyNames, GroupSelectArgs, KeyNames, NodeOfExpr, SelectSchema, Validated } from "../typing.js";
 import { GroupWindow } from "./group-windows.js";
 import { OverWindow } from "./over-windows.js";
 
@@ -45,6 +45,9 @@ export type WindowKeyArgs<S, A extends string, K extends readonly unknown[]> =
   A extends KeyNames<K> ? GroupKeyArgs<S, K>
   : { [I in keyof K]: TableTypeError<`groupBy must contain the window alias: add $("${A}")`> };
 
+/** The keys a window select may use: as GroupKeyNames; every column when groupBy lacks the alias (already an error there). */
+export type WindowKeyNames<S, A extends string, K extends readonly unknown[]> = A extends KeyNames<K> ? GroupKeyNames<S, K> : string;
+
 /** Select items of a window aggregate: the usual checks, and the alias only through start()/end()/rowtime(). */
 export type WindowSelectArgs<S, F extends readonly unknown[], G extends string> = Validated<F, {
   [I in keyof F]: [Resolve<S, NodeOfExpr<F[I]>, G>] extends [TWindowAlias]
@@ -73,7 +76,7 @@ export class GroupWindowedTable<S extends object, A extends string> {
 
   /** Groups by the window alias and further keys: `groupBy($("w"), $("product"))`. */
   groupBy<const K extends readonly AnyExpr[]>(...keys: WindowKeyArgs<WithWindowAlias<S, A>, A, K>):
-    WindowGroupedTable<WithWindowAlias<S, A>, KeyNames<K>> {
+    WindowGroupedTable<WithWindowAlias<S, A>, WindowKeyNames<WithWindowAlias<S, A>, A, K>> {
     return new WindowGroupedTable(this.env, this.node, this.window, nodes(keys, "groupBy"));
   }
 }
