@@ -22,6 +22,7 @@ export type { FromIterableOptions } from "./table/from-iterable.js";
 export { Table, GroupedTable } from "./table/table.js";
 export { AggregatedTable, FlatAggregateTable } from "./table/row-based.js";
 export type { ChangelogKind } from "./table/table.js";
+export type { Batch, BatchBrand } from "./table/batch-typing.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
 export type { RowsReadable } from "./table/result-readable.js";

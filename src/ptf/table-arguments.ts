@@ -1,3 +1,4 @@
+import type { InsertOnlyInBatch } from "../table/batch-typing.js";
 import type { TableTypeError } from "../expressions/type-level.js";
 import type { Expression } from "../expressions/expression.js";
 import type { ColumnNames } from "../expressions/type-level.js";
@@ -119,7 +120,7 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
   /** Calls a PTF (object or registered name) with this table as its table argument. */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
     fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: CheckedArgs<F, ImplicitTable<S, K>, A>
-  ): Table<ProcessOutput<F, S, K, A>, ProcessMode<F>> {
+  ): Table<ProcessOutput<F, S, K, A>, InsertOnlyInBatch<M, ProcessMode<F>>> {
     const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys, this.order));
     return new Table(this.table.env, node);
   }

@@ -194,7 +194,8 @@ function matchesPattern(pattern: string, key: string): boolean {
  */
 export type SinkTarget<M extends ChangelogKind, T> =
   T extends TableDescriptor<object, infer K>
-    ? ([K] extends ["append"] ? ("append" extends M ? T : SinkModeError<M>) : T)
+    // ([M] extends ["append"]: also a batch table's kind, an "append" with a brand)
+    ? ([K] extends ["append"] ? ([M] extends ["append"] ? T : "append" extends M ? T : SinkModeError<M>) : T)
     : T;
 
 type SinkModeError<M extends string> =

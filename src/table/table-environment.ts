@@ -19,6 +19,7 @@ import { resolveProcessCall } from "../ptf/call.js";
 import type { AnyProcessTableFunction, FromCallOutput, ProcessMode } from "../ptf/typing.js";
 import type { CheckedArgs, CheckedFunction } from "../ptf/call-checks.js";
 import type { Flatten } from "./typing.js";
+import type { SourceKind } from "./batch-typing.js";
 import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
@@ -30,11 +31,16 @@ import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
 import { executeSql, sqlQuery } from "../sql/execute.js";
 
-/** Streaming or batch execution, as Flink's EnvironmentSettings. */
-export class EnvironmentSettings {
-  private constructor(readonly batch: boolean) {}
-  static inStreamingMode(): EnvironmentSettings { return new EnvironmentSettings(false); }
-  static inBatchMode(): EnvironmentSettings { return new EnvironmentSettings(true); }
+/**
+ * Streaming or batch execution, as Flink's EnvironmentSettings. `B` (true for batch) goes into the
+ * environment's type, and from there into its tables' changelog kind (src/table/batch-typing.ts).
+ */
+export class EnvironmentSettings<B extends boolean = boolean> {
+  private constructor(readonly batch: B) {}
+  // (streaming is `EnvironmentSettings<boolean>`: its tables are typed as in any environment, and a helper
+  // typed with a streaming environment also takes a batch one)
+  static inStreamingMode(): EnvironmentSettings { return new EnvironmentSettings<boolean>(false); }
+  static inBatchMode(): EnvironmentSettings<true> { return new EnvironmentSettings(true); }
   isStreamingMode(): boolean { return !this.batch; }
 }
 
@@ -79,7 +85,7 @@ export type InferValuesSchema<E> =
  * const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
  * ```
  */
-export class TableEnvironment {
+export class TableEnvironment<B extends boolean = boolean> {
   private readonly views = new Map<string, Table<object>>();
   private readonly config = new TableConfig();
   /** Processing-time clock; replace it in tests (`env.setClock(() => t)`). */
@@ -87,10 +93,15 @@ export class TableEnvironment {
   /** Resolvers for function names (user-defined functions register here). */
   readonly functionResolvers: FunctionResolver[] = [];
 
-  private constructor(readonly settings: EnvironmentSettings) {}
+  private constructor(readonly settings: EnvironmentSettings<B>) {}
 
-  static create(settings: EnvironmentSettings = EnvironmentSettings.inStreamingMode()): TableEnvironment {
-    return new TableEnvironment(settings);
+  /**
+   * A streaming (the default) or batch environment. A batch environment is a `TableEnvironment<true>`:
+   * its tables are insert-only through aggregates, joins and top-N (their batch results are final), so a
+   * batch aggregate goes to an append-only sink (docs/typing.md).
+   */
+  static create<B extends boolean = boolean>(settings?: EnvironmentSettings<B>): TableEnvironment<B> {
+    return new TableEnvironment<B>(settings ?? (EnvironmentSettings.inStreamingMode() as EnvironmentSettings<B>));
   }
 
   isBatch(): boolean {
@@ -134,13 +145,13 @@ export class TableEnvironment {
   // Overload order: the compiler reports a failed call against the last overload, so the ROW-typed
   // one (the most common) comes last. A typed first argument never takes the inferred overload.
   fromValues<const V extends readonly unknown[]>(...values: V extends readonly [DataType | Schema<object>, ...unknown[]] ? never : V):
-    Table<InferValuesSchema<V[number]>, "append">;
+    Table<InferValuesSchema<V[number]>, SourceKind<B>>;
   /** With a Schema (computed columns, watermark): rows give the physical columns; see schema-values.ts. */
   /** Rows given as one collection (Flink's `fromValues(type, Iterable)`), for data too large to spread into arguments. */
-  fromValues<T extends object>(schema: Schema<T>, rows: readonly RowInput<T>[]): Table<T, "append">;
-  fromValues<T extends object>(rowType: DataType<T | null>, rows: readonly RowInput<T>[]): Table<Flatten<T>, "append">;
-  fromValues<T extends object>(schema: Schema<T>, ...rows: RowInput<T>[]): Table<T, "append">;
-  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<Flatten<T>, "append">;
+  fromValues<T extends object>(schema: Schema<T>, rows: readonly RowInput<T>[]): Table<T, SourceKind<B>>;
+  fromValues<T extends object>(rowType: DataType<T | null>, rows: readonly RowInput<T>[]): Table<Flatten<T>, SourceKind<B>>;
+  fromValues<T extends object>(schema: Schema<T>, ...rows: RowInput<T>[]): Table<T, SourceKind<B>>;
+  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<Flatten<T>, SourceKind<B>>;
   fromValues(...args: unknown[]): Table<object, "append"> {
     const first = args[0];
     const typed = first instanceof Schema || first instanceof DataType;
@@ -160,7 +171,7 @@ export class TableEnvironment {
    * it polls (backpressure), and cancelling the job calls the iterator's `return()`. A Node `Readable` in
    * object mode is an AsyncIterable, so it can be given directly.
    */
-  fromAsyncIterable<T extends object>(schema: Schema<T>, rows: AsyncIterable<RowInput<T>> | Iterable<RowInput<T>>, options?: FromIterableOptions<T>): Table<T, "append"> {
+  fromAsyncIterable<T extends object>(schema: Schema<T>, rows: AsyncIterable<RowInput<T>> | Iterable<RowInput<T>>, options?: FromIterableOptions<T>): Table<T, SourceKind<B>> {
     return this.from(iterableDescriptor(schema, rows, options, false));
   }
 
@@ -189,7 +200,7 @@ export class TableEnvironment {
   /** A registered view or table; unknown names list the known ones. */
   from<S extends object = Record<string, unknown>>(name: string): Table<S>;
   /** An anonymous connector table (Flink's `from(TableDescriptor)`), typed by the descriptor's schema. */
-  from<S extends object>(descriptor: TableDescriptor<S>): Table<S, "append">;
+  from<S extends object>(descriptor: TableDescriptor<S>): Table<S, SourceKind<B>>;
   from(target: string | TableDescriptor<object>): Table<object> {
     if (target instanceof TableDescriptor) {
       const name = `*anonymous_${target.connector}$${++this.anonymousTables}*`;
@@ -220,7 +231,7 @@ export class TableEnvironment {
    */
   fromCall<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
     fn: CheckedFunction<F, never, A>, ...args: CheckedArgs<F, never, A>
-  ): Table<FromCallOutput<F, A>, ProcessMode<F>> {
+  ): Table<FromCallOutput<F, A>, SourceKind<B, ProcessMode<F>>> {
     return new Table(this, resolveProcessCall(this, fn, args));
   }
 
