@@ -10,7 +10,7 @@ import { $, DataTypes, EnvironmentSettings, Row, TableDescriptor, TableEnvironme
 const ROWS = DataTypes.ROW(DataTypes.FIELD("product", DataTypes.STRING().notNull()), DataTypes.FIELD("amount", DataTypes.INT().notNull()));
 const DATA = [Row.of("apple", 3), Row.of("pear", 1), Row.of("apple", 4)];
 
-function totals(env: TableEnvironment) {
+function totals<B extends boolean>(env: TableEnvironment<B>) {
   return env.fromValues(ROWS, ...DATA).groupBy($("product")).select($("product"), $("amount").sum().as("total"));
 }
 
