@@ -79,6 +79,7 @@ export type {
   OnTimerContext, TimeContext, TimeKind, TimeOf, ChangelogContext, ProcessMode,
 } from "./ptf/index.js";
 export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
+export { TableHandle } from "./table/table-handle.js";
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
 export { StatementSet } from "./table/statement-set.js";

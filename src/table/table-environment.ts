@@ -9,7 +9,8 @@ import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type Va
 import { StatementSet } from "./statement-set.js";
 import { normalizeUpserts } from "../plan/normalize-upserts.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
-import { Table } from "./table.js";
+import { type ChangelogKind, Table } from "./table.js";
+import { TableHandle } from "./table-handle.js";
 import { TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -183,13 +184,18 @@ export class TableEnvironment<B extends boolean = boolean> {
     return this.from(iterableDescriptor(schema, rows, options, true)) as unknown as Table<T, "retract">;
   }
 
-  /** Registers a table under a name for `from(name)` (and SQL). */
-  createTemporaryView(name: string, table: Table<object>): void {
+  /**
+   * Registers a table under a name for `from(name)` (and SQL). Returns a typed handle: `from(handle)` is the
+   * table with its schema and changelog kind (table-handle.ts).
+   */
+  createTemporaryView<const N extends string, S extends object, M extends ChangelogKind>(name: N, table: Table<S, M>): TableHandle<N, S, M> {
     if (!name) throw new ValidationError("createTemporaryView needs a name");
+    if (!(table instanceof Table)) throw new ValidationError(`createTemporaryView('${name}'): expected a Table`);
     if (table.env !== this) throw new ValidationError(`createTemporaryView('${name}'): the table belongs to another TableEnvironment`);
     // as Flink: registering a name twice is an error; dropTemporaryView first to replace a view
     if (this.views.has(name)) throw new ValidationError(`Temporary table '${name}' already exists`);
     this.views.set(name, table);
+    return new TableHandle<N, S, M>(name, this, table);
   }
 
   /** Removes a view registered with createTemporaryView; false if there was none. */
@@ -197,11 +203,14 @@ export class TableEnvironment<B extends boolean = boolean> {
     return this.views.delete(name);
   }
 
+  /** A registered view or table by its handle, typed as it was registered. */
+  from<S extends object, M extends ChangelogKind>(handle: TableHandle<string, S, M>): Table<S, M>;
   /** A registered view or table; unknown names list the known ones. */
   from<S extends object = Record<string, unknown>>(name: string): Table<S>;
   /** An anonymous connector table (Flink's `from(TableDescriptor)`), typed by the descriptor's schema. */
   from<S extends object>(descriptor: TableDescriptor<S>): Table<S, SourceKind<B>>;
-  from(target: string | TableDescriptor<object>): Table<object> {
+  from(target: string | TableDescriptor<object> | TableHandle): Table<object> {
+    if (target instanceof TableHandle) return this.fromHandle(target);
     if (target instanceof TableDescriptor) {
       const name = `*anonymous_${target.connector}$${++this.anonymousTables}*`;
       return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
@@ -212,6 +221,18 @@ export class TableEnvironment<B extends boolean = boolean> {
     return t as unknown as Table<object>;
   }
   private anonymousTables = 0;
+
+  private fromHandle(handle: TableHandle): Table<object> {
+    const name = handle.name;
+    if (handle.owner !== this) throw new ValidationError(`from(handle '${name}'): the handle belongs to another TableEnvironment`);
+    // what from(name) would read now: a view, else a connector table (a temporary one shadows a catalog one)
+    const current = this.views.get(name) ?? this.tables.get(name)?.descriptor;
+    if (current !== handle.target) {
+      throw new ValidationError(`from(handle '${name}'): '${name}' no longer refers to the table this handle was made for `
+        + `(it was dropped, replaced or shadowed, or createTable kept an existing table); use from("${name}") for what is registered now`);
+    }
+    return this.from(name);
+  }
 
   listViews(): string[] {
     return [...this.views.keys()];
@@ -264,17 +285,19 @@ export class TableEnvironment<B extends boolean = boolean> {
   /**
    * Registers a connector table (Flink's catalog table): `env.createTable("Names",
    * TableDescriptor.forConnector("datagen").schema(...).option("rows-per-second", "1").build())`.
-   * Fails if a table of that name exists, unless `ignoreIfExists`.
+   * Fails if a table of that name exists, unless `ignoreIfExists`. Returns a typed handle: `from(handle)` is typed by the schema.
    */
-  createTable(name: string, descriptor: TableDescriptor<object>, ignoreIfExists = false): void {
+  createTable<const N extends string, S extends object>(name: N, descriptor: TableDescriptor<S>, ignoreIfExists = false): TableHandle<N, S, SourceKind<B>> {
     this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, false, ignoreIfExists, false);
+    return new TableHandle<N, S, SourceKind<B>>(name, this, descriptor);
   }
 
-  /** Registers a temporary connector table; it shadows a catalog table of the same name. */
-  createTemporaryTable(name: string, descriptor: TableDescriptor<object>): void {
+  /** Registers a temporary connector table; it shadows a catalog table of the same name. Returns a typed handle, as createTable. */
+  createTemporaryTable<const N extends string, S extends object>(name: N, descriptor: TableDescriptor<S>): TableHandle<N, S, SourceKind<B>> {
     this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, true, false, this.views.has(name));
+    return new TableHandle<N, S, SourceKind<B>>(name, this, descriptor);
   }
 
   /** As Flink resolves a table's schema when it is created: a bad computed column or watermark fails here, not at the first query. */
