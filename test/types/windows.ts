@@ -77,7 +77,7 @@ t.window(Tumble.over(lit(1).hours()).on($("ts")).as("k"));
 t.window(tumble).groupBy($("k"));
 // a misspelled key is one error, on groupBy; the select that follows adds none (issue 9)
 t.window(tumble)
-  // @ts-expect-error "column 'kk' is not in [k, ts, v, w]"
+  // @ts-expect-error "column 'kk' is not in [attrs, doubled, k, label, price, tags, ts, v, w]"
   .groupBy($("kk"), $("w"))
   .select($("k"), $("w").end().as("e"), $("v").sum().as("s"));
 // so does a groupBy without the alias
