@@ -46,6 +46,7 @@ import type {
  * const counts = orders.groupBy($("product")).select($("product"), $("amount").sum().as("total"));
  * const appendOnly: Table<{ product: string | null; total: number | null }, "append"> = counts; // compile error: "retract"
  * ```
+ * In a batch environment the same `counts` is a `Batch` table, an insert-only `"append"` (batch-typing.ts).
  */
 export type ChangelogKind = "append" | "retract" | "upsert";
 
