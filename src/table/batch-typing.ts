@@ -13,7 +13,7 @@
  * keep the brand without any extra type; the others pass their streaming result kind through
  * `FinalInBatch` or `InsertOnlyInBatch`, one small conditional per call (docs/typing.md has the cost).
  */
-import type { ChangelogKind } from "./table.js";
+import type { ChangelogKind } from "../plan/planning-context.js";
 
 declare const batch: unique symbol;
 /** The brand of a batch table's changelog kind. */

@@ -1,4 +1,4 @@
-import type { ChangelogKind } from "./table.js";
+import type { ChangelogKind } from "../plan/planning-context.js";
 
 /**
  * A registered view or connector table with its type: what `createTemporaryView`, `createTable` and
