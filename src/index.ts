@@ -9,6 +9,7 @@ export type { FromIterableOptions } from "./table/from-iterable.js";
 export { Table, GroupedTable } from "./table/table.js";
 export { AggregatedTable, FlatAggregateTable } from "./table/row-based.js";
 export type { ChangelogKind } from "./table/table.js";
+export type { Batch, BatchBrand } from "./table/batch-typing.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
 export type { RowsReadable } from "./table/result-readable.js";
@@ -65,6 +66,7 @@ export type {
   OnTimerContext, TimeContext, TimeKind, TimeOf, ChangelogContext, ProcessMode,
 } from "./ptf/index.js";
 export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descriptor.js";
+export { TableHandle } from "./table/table-handle.js";
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
 export { StatementSet } from "./table/statement-set.js";

@@ -142,6 +142,21 @@ export type CheckCall<F, I, A extends readonly unknown[]> =
           : never })
     : never;
 
+/**
+ * The rest parameter of a call: `A` itself when every argument passes, else `A` with a `TableTypeError` in
+ * place of each wrong argument. The compiler then reports the wrong argument alone (`Argument of type
+ * 'string' is not assignable to parameter of type 'TableTypeError<"argument 'limit' expects a NUMERIC value,
+ * got STRING">'`) rather than the whole argument list intersected with the errors.
+ */
+export type CheckedArgs<F, I, A extends readonly unknown[]> =
+  CheckCall<F, I, A> extends infer C extends readonly unknown[]
+    ? (true extends { [J in keyof C]: unknown extends C[J] ? false : true }[number]
+      ? NoInference<{ [J in keyof A]: unknown extends C[J & keyof C] ? A[J] : C[J & keyof C] }>
+      : A)
+    : A;
+/** Not a place to infer A from (`NoInfer`, which TypeScript 5.0 to 5.3 lack; as in table/typing.ts). */
+type NoInference<T> = [T][T extends unknown ? 0 : never];
+
 /** Whether D lists the declared arguments (not a function typed only as "some PTF"). */
 type KnownDecls<D> = unknown extends D ? false : string extends keyof D ? false : true;
 

@@ -2,6 +2,7 @@ import type { Decimal } from "decimal.js";
 import type { PositionalRow } from "../types/row.js";
 import type { ColumnList } from "../types/data-type.js";
 import type { DataType } from "../types/data-type.js";
+import type { TableTypeError } from "../expressions/type-level.js";
 
 /** Sort direction of an ORDER BY column (Flink's `TableSemantics.SortDirection`). */
 export type SortDirection = "ASC_NULLS_FIRST" | "ASC_NULLS_LAST" | "DESC_NULLS_FIRST" | "DESC_NULLS_LAST";
@@ -54,7 +55,7 @@ export type IsScalarOutput<O> =
  * The context given to `eval` as first argument (Flink's `ProcessTableFunction.Context`), plus
  * `collect`. One context object serves all calls of a function instance; do not keep it beyond `eval`.
  */
-export interface Context<TableArgs extends string = string, StateNames extends string = string, O = unknown, NoTime extends null = null> {
+export interface Context<TableArgs extends string = string, StateNames extends string = string, O = unknown, NoTime extends null = null, Timers extends boolean = true> {
   /** Emits a row: a value of the output type (a scalar is wrapped into the column `EXPR$0`). */
   collect(value: CollectValue<O>): void;
   /** Information about a table argument of this call. */
@@ -77,8 +78,30 @@ export interface Context<TableArgs extends string = string, StateNames extends s
    * Flink's `ctx.timeContext(Instant.class)`: time values are `Date`s. `timeContext("millis")` gives
    * epoch milliseconds (Flink's `Long.class`). No object is made per call.
    */
-  timeContext(): TimeContext<Date, NoTime>;
-  timeContext<K extends TimeKind>(kind: K): TimeContext<TimeOf<K>, NoTime>;
+  timeContext(): TimeContextOf<Date, NoTime, Timers>;
+  timeContext<K extends TimeKind>(kind: K): TimeContextOf<TimeOf<K>, NoTime, Timers>;
+}
+
+/**
+ * The TimeContext `eval` sees: with timers when the function declares `onTimer` (`Timers`), else one whose
+ * `registerOnTime` cannot be called, so that registering a timer that nothing would
+ * handle is a compile error naming the fix (the run time refuses it as well).
+ */
+export type TimeContextOf<T, NoTime extends null, Timers extends boolean> =
+  [Timers] extends [false] ? TimeContextWithoutTimers<T, NoTime> : TimeContext<T, NoTime>;
+
+/** The message of `registerOnTime` in a function without `onTimer` (a string, so that messages print it, not a name). */
+type NoOnTimer = "registerOnTime needs an onTimer declaration: add onTimer(ctx, state) { ... } to the function, which is called when the timer fires";
+
+/**
+ * A TimeContext of a function without `onTimer`: the time and watermarks; `registerOnTime` cannot be called.
+ * (Its `this` type is the error, which keeps this type assignable to TimeContext: a helper typed with a
+ * plain `Context` accepts every context.)
+ */
+export interface TimeContextWithoutTimers<T, NoTime extends null = null> extends Omit<TimeContext<T, NoTime>, "registerOnTime"> {
+  /** Not available: declare `onTimer` to register timers. */
+  registerOnTime(this: TableTypeError<NoOnTimer>, time: T | Date | number): void;
+  registerOnTime(this: TableTypeError<NoOnTimer>, name: string, time: T | Date | number): void;
 }
 
 /** How a TimeContext represents time values: `"date"` (a `Date`, the default) or `"millis"` (epoch milliseconds). */

@@ -36,7 +36,7 @@ export type RequiresOnTime<A> =
   true extends { [K in keyof A]: A[K] extends TableArgDecl<unknown, infer T> ? ("REQUIRE_ON_TIME" extends T ? true : false) : false }[keyof A] ? true : false;
 
 /** The argument `define` takes. */
-export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
+export interface PtfSpec<A, S, O, M extends ChangelogKind = "append", Timers extends boolean = boolean> {
   /** Name used in messages and as the default `uid` of set-semantics calls that are not made by a registered name. */
   readonly name?: string;
   /** Arguments in call order: `tableArg(...)` and `scalarArg(...)`. Omit for a PTF without arguments. */
@@ -46,7 +46,7 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
   /** Output type: a scalar type becomes one column `EXPR$0`; a ROW or structured type gives its fields. */
   readonly output: DataType<O>;
   /** Called once per input row (once in total for a PTF without table arguments). */
-  eval(ctx: Context<TableArgNames<A>, keyof S & string, O, RequiresOnTime<A> extends true ? never : null>, state: StateValues<S>, args: ArgValues<A>): void;
+  eval(ctx: Context<TableArgNames<A>, keyof S & string, O, RequiresOnTime<A> extends true ? never : null, Timers>, state: StateValues<S>, args: ArgValues<A>): void;
   /**
    * Called when a timer of a virtual processor fires (Flink's `onTimer(<context>?, <state entry>*)`):
    * the same state objects as `eval` for the timer's key; `ctx.currentTimer()` names the timer and
@@ -189,10 +189,19 @@ export class ProcessTableFunction<A = ArgDecls, S = StateDecls, O = unknown, M e
     Object.freeze(this);
   }
 
-  /** Declares a PTF; argument, state and output types are inferred for `eval` and for calls. */
+  /**
+   * Declares a PTF; argument, state and output types are inferred for `eval` and for calls. With `onTimer`,
+   * `eval` may register timers; without it, `ctx.timeContext().registerOnTime(...)` is a compile error.
+   */
+  // Two signatures, because the presence of `onTimer` decides the type of `eval`'s context: a type
+  // parameter inferred from `onTimer` would come too late, as both methods are typed from the same object.
   static define<A extends ArgDecls = {}, S extends StateDecls = {}, O = unknown, M extends ChangelogKind = "append">(
-    spec: PtfSpec<A, S, O, M>,
-  ): ProcessTableFunction<A, S, O, M> {
+    spec: PtfSpec<A, S, O, M, true> & Required<Pick<PtfSpec<A, S, O, M, true>, "onTimer">>,
+  ): ProcessTableFunction<A, S, O, M>;
+  static define<A extends ArgDecls = {}, S extends StateDecls = {}, O = unknown, M extends ChangelogKind = "append">(
+    spec: PtfSpec<A, S, O, M, false> & { readonly onTimer?: undefined },
+  ): ProcessTableFunction<A, S, O, M>;
+  static define<A extends ArgDecls, S extends StateDecls, O, M extends ChangelogKind>(spec: PtfSpec<A, S, O, M>): ProcessTableFunction<A, S, O, M> {
     return new ProcessTableFunction<A, S, O, M>(spec);
   }
 

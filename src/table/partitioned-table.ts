@@ -4,7 +4,8 @@ import { resolveProcessCall } from "../ptf/call.js";
 import { type OrderItem, orderItems } from "../ptf/order-by.js";
 import { type CheckOrderKeys, PARTITIONED_TABLE, type PartitionedTableLike, TableArgument } from "../ptf/table-arguments.js";
 import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput, TableArgType } from "../ptf/typing.js";
-import type { CheckCall, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
+import type { CheckedArgs, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
+import type { InsertOnlyInBatch } from "./batch-typing.js";
 import { Table } from "./table.js";
 
 type AnyExpr = Expression<unknown>;
@@ -45,8 +46,8 @@ export class PartitionedTable<S extends object = Record<string, unknown>, K exte
 
   /** Calls a PTF (object or registered name) with this table as its table argument. */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, K>, A>
-  ): Table<ProcessOutput<F, S, K, A>, ProcessMode<F>> {
+    fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: CheckedArgs<F, ImplicitTable<S, K>, A>
+  ): Table<ProcessOutput<F, S, K, A>, InsertOnlyInBatch<M, ProcessMode<F>>> {
     const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys, this.order));
     return new Table(this.table.env, node);
   }

@@ -1,5 +1,6 @@
 import { ValidationError } from "../types/errors.js";
 import type { ChangelogKind } from "./table.js";
+import type { TableTypeError } from "../expressions/type-level.js";
 import { Schema } from "./schema.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { ConnectorAttachment } from "../plan/nodes.js";
@@ -127,8 +128,11 @@ export type { ConnectorSpec, ConnectorTable, SinkChangelog } from "../connectors
  */
 export type SinkTarget<M extends ChangelogKind, T> =
   T extends TableDescriptor<object, infer K>
-    ? ([K] extends ["append"] ? ("append" extends M ? T : SinkModeError<M>) : T)
+    // ([M] extends ["append"]: also a batch table's kind, an "append" with a brand)
+    ? ([K] extends ["append"] ? ([M] extends ["append"] ? T : "append" extends M ? T : TableTypeError<SinkModeMessage<M>>) : T)
     : T;
 
-type SinkModeError<M extends string> =
-  import("../expressions/type-level.js").TableTypeError<`an updating table (changelog '${M}') cannot be written to an append-only sink; aggregate in windows or use a sink that takes updates (print, collection with a primary key)`>;
+// (the error is written as TableTypeError<...> where it is used: a named alias would be what the
+// compiler prints, and the message would not be in the error's first line)
+type SinkModeMessage<M extends string> =
+  `an updating table (changelog '${M}') cannot be written to an append-only sink; aggregate in windows, run in batch mode, or use a sink that takes updates (print, collection with a primary key)`;

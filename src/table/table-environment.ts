@@ -9,7 +9,8 @@ import { type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode, v
 import { StatementSet } from "./statement-set.js";
 import { normalizeUpserts } from "../plan/normalize-upserts.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
-import { Table } from "./table.js";
+import { type ChangelogKind, Table } from "./table.js";
+import { TableHandle } from "./table-handle.js";
 import { TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -17,8 +18,9 @@ import { coerceValue, commonType, inferType } from "../types/values.js";
 import type { Widen } from "../expressions/type-level.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import type { AnyProcessTableFunction, FromCallOutput, ProcessMode } from "../ptf/typing.js";
-import type { CheckCall, CheckedFunction } from "../ptf/call-checks.js";
+import type { CheckedArgs, CheckedFunction } from "../ptf/call-checks.js";
 import type { Flatten } from "./typing.js";
+import type { SourceKind } from "./batch-typing.js";
 import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
@@ -30,11 +32,16 @@ import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
 import { executeSql, sqlQuery } from "./sql-execute.js";
 
-/** Streaming or batch execution, as Flink's EnvironmentSettings. */
-export class EnvironmentSettings {
-  private constructor(readonly batch: boolean) {}
-  static inStreamingMode(): EnvironmentSettings { return new EnvironmentSettings(false); }
-  static inBatchMode(): EnvironmentSettings { return new EnvironmentSettings(true); }
+/**
+ * Streaming or batch execution, as Flink's EnvironmentSettings. `B` (true for batch) goes into the
+ * environment's type, and from there into its tables' changelog kind (src/table/batch-typing.ts).
+ */
+export class EnvironmentSettings<B extends boolean = boolean> {
+  private constructor(readonly batch: B) {}
+  // (streaming is `EnvironmentSettings<boolean>`: its tables are typed as in any environment, and a helper
+  // typed with a streaming environment also takes a batch one)
+  static inStreamingMode(): EnvironmentSettings { return new EnvironmentSettings<boolean>(false); }
+  static inBatchMode(): EnvironmentSettings<true> { return new EnvironmentSettings(true); }
   isStreamingMode(): boolean { return !this.batch; }
 }
 
@@ -79,7 +86,7 @@ export type InferValuesSchema<E> =
  * const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
  * ```
  */
-export class TableEnvironment {
+export class TableEnvironment<B extends boolean = boolean> {
   private readonly views = new Map<string, Table<object>>();
   private readonly config = new TableConfig();
   /** Processing-time clock; replace it in tests (`env.setClock(() => t)`). */
@@ -87,10 +94,15 @@ export class TableEnvironment {
   /** Resolvers for function names (user-defined functions register here). */
   readonly functionResolvers: FunctionResolver[] = [];
 
-  private constructor(readonly settings: EnvironmentSettings) {}
+  private constructor(readonly settings: EnvironmentSettings<B>) {}
 
-  static create(settings: EnvironmentSettings = EnvironmentSettings.inStreamingMode()): TableEnvironment {
-    return new TableEnvironment(settings);
+  /**
+   * A streaming (the default) or batch environment. A batch environment is a `TableEnvironment<true>`:
+   * its tables are insert-only through aggregates, joins and top-N (their batch results are final), so a
+   * batch aggregate goes to an append-only sink (docs/typing.md).
+   */
+  static create<B extends boolean = boolean>(settings?: EnvironmentSettings<B>): TableEnvironment<B> {
+    return new TableEnvironment<B>(settings ?? (EnvironmentSettings.inStreamingMode() as EnvironmentSettings<B>));
   }
 
   isBatch(): boolean {
@@ -134,13 +146,13 @@ export class TableEnvironment {
   // Overload order: the compiler reports a failed call against the last overload, so the ROW-typed
   // one (the most common) comes last. A typed first argument never takes the inferred overload.
   fromValues<const V extends readonly unknown[]>(...values: V extends readonly [DataType | Schema<object>, ...unknown[]] ? never : V):
-    Table<InferValuesSchema<V[number]>, "append">;
+    Table<InferValuesSchema<V[number]>, SourceKind<B>>;
   /** With a Schema (computed columns, watermark): rows give the physical columns; see schema-values.ts. */
   /** Rows given as one collection (Flink's `fromValues(type, Iterable)`), for data too large to spread into arguments. */
-  fromValues<T extends object>(schema: Schema<T>, rows: readonly RowInput<T>[]): Table<T, "append">;
-  fromValues<T extends object>(rowType: DataType<T | null>, rows: readonly RowInput<T>[]): Table<Flatten<T>, "append">;
-  fromValues<T extends object>(schema: Schema<T>, ...rows: RowInput<T>[]): Table<T, "append">;
-  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<Flatten<T>, "append">;
+  fromValues<T extends object>(schema: Schema<T>, rows: readonly RowInput<T>[]): Table<T, SourceKind<B>>;
+  fromValues<T extends object>(rowType: DataType<T | null>, rows: readonly RowInput<T>[]): Table<Flatten<T>, SourceKind<B>>;
+  fromValues<T extends object>(schema: Schema<T>, ...rows: RowInput<T>[]): Table<T, SourceKind<B>>;
+  fromValues<T extends object>(rowType: DataType<T | null>, ...rows: RowInput<T>[]): Table<Flatten<T>, SourceKind<B>>;
   fromValues(...args: unknown[]): Table<object, "append"> {
     const first = args[0];
     const typed = first instanceof Schema || first instanceof DataType;
@@ -160,7 +172,7 @@ export class TableEnvironment {
    * it polls (backpressure), and cancelling the job calls the iterator's `return()`. A Node `Readable` in
    * object mode is an AsyncIterable, so it can be given directly.
    */
-  fromAsyncIterable<T extends object>(schema: Schema<T>, rows: AsyncIterable<RowInput<T>> | Iterable<RowInput<T>>, options?: FromIterableOptions<T>): Table<T, "append"> {
+  fromAsyncIterable<T extends object>(schema: Schema<T>, rows: AsyncIterable<RowInput<T>> | Iterable<RowInput<T>>, options?: FromIterableOptions<T>): Table<T, SourceKind<B>> {
     return this.from(iterableDescriptor(schema, rows, options, false));
   }
 
@@ -172,13 +184,18 @@ export class TableEnvironment {
     return this.from(iterableDescriptor(schema, rows, options, true)) as unknown as Table<T, "retract">;
   }
 
-  /** Registers a table under a name for `from(name)` (and SQL). */
-  createTemporaryView(name: string, table: Table<object>): void {
+  /**
+   * Registers a table under a name for `from(name)` (and SQL). Returns a typed handle: `from(handle)` is the
+   * table with its schema and changelog kind (table-handle.ts).
+   */
+  createTemporaryView<const N extends string, S extends object, M extends ChangelogKind>(name: N, table: Table<S, M>): TableHandle<N, S, M> {
     if (!name) throw new ValidationError("createTemporaryView needs a name");
+    if (!(table instanceof Table)) throw new ValidationError(`createTemporaryView('${name}'): expected a Table`);
     if (table.env !== this) throw new ValidationError(`createTemporaryView('${name}'): the table belongs to another TableEnvironment`);
     // as Flink: registering a name twice is an error; dropTemporaryView first to replace a view
     if (this.views.has(name)) throw new ValidationError(`Temporary table '${name}' already exists`);
     this.views.set(name, table);
+    return new TableHandle<N, S, M>(name, this, table);
   }
 
   /** Removes a view registered with createTemporaryView; false if there was none. */
@@ -186,11 +203,14 @@ export class TableEnvironment {
     return this.views.delete(name);
   }
 
+  /** A registered view or table by its handle, typed as it was registered. */
+  from<S extends object, M extends ChangelogKind>(handle: TableHandle<string, S, M>): Table<S, M>;
   /** A registered view or table; unknown names list the known ones. */
   from<S extends object = Record<string, unknown>>(name: string): Table<S>;
   /** An anonymous connector table (Flink's `from(TableDescriptor)`), typed by the descriptor's schema. */
-  from<S extends object>(descriptor: TableDescriptor<S>): Table<S, "append">;
-  from(target: string | TableDescriptor<object>): Table<object> {
+  from<S extends object>(descriptor: TableDescriptor<S>): Table<S, SourceKind<B>>;
+  from(target: string | TableDescriptor<object> | TableHandle): Table<object> {
+    if (target instanceof TableHandle) return this.fromHandle(target);
     if (target instanceof TableDescriptor) {
       const name = `*anonymous_${target.connector}$${++this.anonymousTables}*`;
       return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
@@ -201,6 +221,18 @@ export class TableEnvironment {
     return t as unknown as Table<object>;
   }
   private anonymousTables = 0;
+
+  private fromHandle(handle: TableHandle): Table<object> {
+    const name = handle.name;
+    if (handle.owner !== this) throw new ValidationError(`from(handle '${name}'): the handle belongs to another TableEnvironment`);
+    // what from(name) would read now: a view, else a connector table (a temporary one shadows a catalog one)
+    const current = this.views.get(name) ?? this.tables.get(name)?.descriptor;
+    if (current !== handle.target) {
+      throw new ValidationError(`from(handle '${name}'): '${name}' no longer refers to the table this handle was made for `
+        + `(it was dropped, replaced or shadowed, or createTable kept an existing table); use from("${name}") for what is registered now`);
+    }
+    return this.from(name);
+  }
 
   listViews(): string[] {
     return [...this.views.keys()];
@@ -219,8 +251,8 @@ export class TableEnvironment {
    * ```
    */
   fromCall<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, never, A>, ...args: A & CheckCall<F, never, A>
-  ): Table<FromCallOutput<F, A>, ProcessMode<F>> {
+    fn: CheckedFunction<F, never, A>, ...args: CheckedArgs<F, never, A>
+  ): Table<FromCallOutput<F, A>, SourceKind<B, ProcessMode<F>>> {
     return new Table(this, resolveProcessCall(this, fn, args));
   }
 
@@ -253,17 +285,19 @@ export class TableEnvironment {
   /**
    * Registers a connector table (Flink's catalog table): `env.createTable("Names",
    * TableDescriptor.forConnector("datagen").schema(...).option("rows-per-second", "1").build())`.
-   * Fails if a table of that name exists, unless `ignoreIfExists`.
+   * Fails if a table of that name exists, unless `ignoreIfExists`. Returns a typed handle: `from(handle)` is typed by the schema.
    */
-  createTable(name: string, descriptor: TableDescriptor<object>, ignoreIfExists = false): void {
+  createTable<const N extends string, S extends object>(name: N, descriptor: TableDescriptor<S>, ignoreIfExists = false): TableHandle<N, S, SourceKind<B>> {
     this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, false, ignoreIfExists, false);
+    return new TableHandle<N, S, SourceKind<B>>(name, this, descriptor);
   }
 
-  /** Registers a temporary connector table; it shadows a catalog table of the same name. */
-  createTemporaryTable(name: string, descriptor: TableDescriptor<object>): void {
+  /** Registers a temporary connector table; it shadows a catalog table of the same name. Returns a typed handle, as createTable. */
+  createTemporaryTable<const N extends string, S extends object>(name: N, descriptor: TableDescriptor<S>): TableHandle<N, S, SourceKind<B>> {
     this.resolveAtCreate(descriptor);
     this.tables.register(name, descriptor, true, false, this.views.has(name));
+    return new TableHandle<N, S, SourceKind<B>>(name, this, descriptor);
   }
 
   /** As Flink resolves a table's schema when it is created: a bad computed column or watermark fails here, not at the first query. */

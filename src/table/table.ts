@@ -10,12 +10,13 @@ import { resolveProcessCall } from "../ptf/call.js";
 import { type CheckOrderKeys, type CheckPartitionKeys, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
 import { PartitionedTable } from "./partitioned-table.js";
 import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
-import type { CheckCall, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
+import type { CheckedArgs, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { lateralJoin } from "../functions/lateral.js";
 import { planJoin } from "../plan/join-builder.js";
 import type { JoinType } from "../plan/nodes/join.js";
+import type { FinalInBatch, InsertOnlyInBatch } from "./batch-typing.js";
 import type { InnerJoinMode, JoinResult, JoinRight, TemporalColumn } from "./join-typing.js";
 import { TemporalTableFunction } from "../functions/temporal-table-function.js";
 import { type InsertTableResult, TablePipeline } from "./insert.js";
@@ -34,7 +35,7 @@ import type {
 } from "./row-based-typing.js";
 import type {
   AddArgs, AddOrReplaceArgs, AddOrReplaceResult, AddResult, AsArgs, AsResult, DistinctMode, DropArgs, DropResult, Flatten,
-  GroupKeyArgs, GroupSelectArgs, KeyNames, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
+  GroupKeyArgs, GroupKeyNames, GroupSelectArgs, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
   SelectSchema, UnionArg, UnionMode, UnionResult,
 } from "./typing.js";
 
@@ -46,6 +47,7 @@ import type {
  * const counts = orders.groupBy($("product")).select($("product"), $("amount").sum().as("total"));
  * const appendOnly: Table<{ product: string | null; total: number | null }, "append"> = counts; // compile error: "retract"
  * ```
+ * In a batch environment the same `counts` is a `Batch` table, an insert-only `"append"` (batch-typing.ts).
  */
 export type { ChangelogKind } from "../plan/planning-context.js";
 import { type ChangelogKind, PLANNED_TABLE } from "../plan/planning-context.js";
@@ -203,8 +205,8 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * Groups rows for aggregation: `groupBy($("product")).select($("product"), $("amount").sum().as("total"))`
    * is a `Table<{ product: ...; total: number | null }, "retract">`.
    */
-  groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, KeyNames<K>> {
-    return new GroupedTable<S, KeyNames<K>>(this.env, this.node, expandColumnFunctions(nodes(keys), this.node.schema));
+  groupBy<const K extends readonly AnyExpr[]>(...keys: GroupKeyArgs<S, K>): GroupedTable<S, GroupKeyNames<S, K>, M> {
+    return new GroupedTable<S, GroupKeyNames<S, K>, M>(this.env, this.node, expandColumnFunctions(nodes(keys), this.node.schema));
   }
 
   /** Removes duplicate rows. An insert-only table stays insert-only; an updating one stays updating. */
@@ -238,28 +240,28 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    */
   join<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr = never>(
     right: JoinRight<S, S2, Table<S2, M2>>, predicate?: PredicateArg<JoinResult<S, S2, false, false>, E>,
-  ): Table<JoinResult<S, S2, false, false>, InnerJoinMode<M, M2>> {
+  ): Table<JoinResult<S, S2, false, false>, FinalInBatch<M, InnerJoinMode<M, M2>>> {
     return this.joined(right as Table<S2, M2>, "INNER", predicate, "join");
   }
 
   /** Left outer join: every row of this table, with NULLs for the right columns where nothing matches. */
   leftOuterJoin<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr = never>(
     right: JoinRight<S, S2, Table<S2, M2>>, predicate?: PredicateArg<JoinResult<S, S2, false, false>, E>,
-  ): Table<JoinResult<S, S2, false, true>, "retract"> {
+  ): Table<JoinResult<S, S2, false, true>, FinalInBatch<M, "retract">> {
     return this.joined(right as Table<S2, M2>, "LEFT", predicate, "leftOuterJoin");
   }
 
   /** Right outer join: every row of the right table, with NULLs for this table's columns where nothing matches. */
   rightOuterJoin<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr>(
     right: JoinRight<S, S2, Table<S2, M2>>, predicate: PredicateArg<JoinResult<S, S2, false, false>, E>,
-  ): Table<JoinResult<S, S2, true, false>, "retract"> {
+  ): Table<JoinResult<S, S2, true, false>, FinalInBatch<M, "retract">> {
     return this.joined(right as Table<S2, M2>, "RIGHT", predicate, "rightOuterJoin");
   }
 
   /** Full outer join: every row of both tables, padded with NULLs where nothing matches. */
   fullOuterJoin<S2 extends object, M2 extends ChangelogKind, E extends AnyExpr>(
     right: JoinRight<S, S2, Table<S2, M2>>, predicate: PredicateArg<JoinResult<S, S2, false, false>, E>,
-  ): Table<JoinResult<S, S2, true, true>, "retract"> {
+  ): Table<JoinResult<S, S2, true, true>, FinalInBatch<M, "retract">> {
     return this.joined(right as Table<S2, M2>, "FULL", predicate, "fullOuterJoin");
   }
 
@@ -301,7 +303,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   }
 
   /** Skips the first `n` rows (of the sort it follows, or in arrival order). */
-  offset(n: number): Table<S, "retract"> {
+  offset(n: number): Table<S, FinalInBatch<M, "retract">> {
     return this.derive(rel.offset(this.node, n));
   }
 
@@ -309,14 +311,14 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * The first `n` rows (of the sort it follows, or in arrival order). On an unbounded insert-only table
    * without orderBy, the job stops once `n` rows came out: how a notebook peeks at a stream.
    */
-  fetch(n: number): Table<S, "retract"> {
+  fetch(n: number): Table<S, FinalInBatch<M, "retract">> {
     return this.derive(rel.fetch(this.node, n));
   }
 
   /** `limit(n)` = `fetch(n)`; `limit(offset, n)` = `offset(offset).fetch(n)`. */
-  limit(n: number): Table<S, "retract">;
-  limit(offset: number, fetch: number): Table<S, "retract">;
-  limit(a: number, b?: number): Table<S, "retract"> {
+  limit(n: number): Table<S, FinalInBatch<M, "retract">>;
+  limit(offset: number, fetch: number): Table<S, FinalInBatch<M, "retract">>;
+  limit(a: number, b?: number): Table<S, FinalInBatch<M, "retract">> {
     return this.derive(b === undefined ? rel.fetch(this.node, a) : rel.fetch(rel.offset(this.node, a), b));
   }
 
@@ -327,7 +329,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    */
   topN<const K extends readonly AnyExpr[] = [], const O extends readonly AnyExpr[] = [], const R extends string = never>(
     n: number, spec: TopNArgs<S, K, O, R>,
-  ): Table<TopNResult<S, R>, "retract"> {
+  ): Table<TopNResult<S, R>, FinalInBatch<M, "retract">> {
     return this.derive(rel.topN(this.node, n, spec as rel.TopNSpec));
   }
 
@@ -336,7 +338,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * attribute `orderBy` (SQL: `ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time ASC|DESC) = 1`).
    * Keep-first by processing time is insert-only; the others update rows by key.
    */
-  deduplicate<const K extends readonly AnyExpr[], const T extends AnyExpr = never>(spec: DedupArgs<S, K, T>): Table<S, "retract"> {
+  deduplicate<const K extends readonly AnyExpr[], const T extends AnyExpr = never>(spec: DedupArgs<S, K, T>): Table<S, FinalInBatch<M, "retract">> {
     return this.derive(rel.deduplicate(this.node, spec as rel.DeduplicateSpec));
   }
 
@@ -351,12 +353,12 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   }
 
   /** EXCEPT (Flink's `minus`): distinct rows of this table not present in the other. Rows later matched are retracted. */
-  minus<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, "retract"> {
+  minus<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, FinalInBatch<M, "retract">> {
     return this.derive(this.setOp(other, "MINUS", false));
   }
 
   /** EXCEPT ALL (`minusAll`): each row max(count here - count there, 0) times. */
-  minusAll<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, "retract"> {
+  minusAll<S2 extends object, M2 extends ChangelogKind>(other: SetOpArg<S, S2, Table<S2, M2>>): Table<UnionResult<S, S2>, FinalInBatch<M, "retract">> {
     return this.derive(this.setOp(other, "MINUS", true));
   }
 
@@ -408,12 +410,12 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   }
 
   /** A global aggregate with an aggregate function whose ROW result is flattened; `select` follows. */
-  aggregate<E extends AnyExpr>(fn: AggregateArg<S, E>): AggregatedTable<AggregateColumns<S, never, E>> {
+  aggregate<E extends AnyExpr>(fn: AggregateArg<S, E>): AggregatedTable<AggregateColumns<S, never, E>, FinalInBatch<M, "retract">> {
     return new AggregatedTable(this.env, planAggregate(this.node, [], exprOf(fn), this.env.planContext()));
   }
 
   /** A global table aggregate (`TableAggregateFunction`): any number of rows out; `select` follows. */
-  flatAggregate<E extends AnyExpr>(fn: FlatAggregateArg<S, E>): FlatAggregateTable<FlatAggregateColumns<S, never, E>> {
+  flatAggregate<E extends AnyExpr>(fn: FlatAggregateArg<S, E>): FlatAggregateTable<FlatAggregateColumns<S, never, E>, FinalInBatch<M, "retract">> {
     return new FlatAggregateTable(this.env, planFlatAggregate(this.node, [], exprOf(fn), this.env.functions, this.env.planContext(), this.env.isBatch()));
   }
 
@@ -430,8 +432,8 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * (`process(TableFilter, lit(100).asArgument("threshold"))`). Calls chain: `t.process(f1).process(f2)`.
    */
   process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, ImplicitTable<S, never>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, never>, A>
-  ): Table<ProcessOutput<F, S, never, A>, ProcessMode<F>> {
+    fn: CheckedFunction<F, ImplicitTable<S, never>, A> & CheckUpdatingInput<M, F>, ...args: CheckedArgs<F, ImplicitTable<S, never>, A>
+  ): Table<ProcessOutput<F, S, never, A>, InsertOnlyInBatch<M, ProcessMode<F>>> {
     return this.derive(resolveProcessCall(this.env, fn, args, new TableArgument(undefined, this, [])));
   }
 
@@ -454,8 +456,8 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    *   .select($("product"), $("amount"), $("amount").sum().over($("o")).as("running_total"));
    * ```
    */
-  window<W extends GroupWindow | OverWindow>(w: W & WindowCheck<S, W>): WindowedTable<S, W> {
-    return windowTable(this.env, this.node, w) as WindowedTable<S, W>;
+  window<W extends GroupWindow | OverWindow>(w: W & WindowCheck<S, W>): WindowedTable<S, W, M> {
+    return windowTable(this.env, this.node, w) as WindowedTable<S, W, M>;
   }
 
   // ---- user-defined function joins and sinks: joinLateral / executeInsert / insertInto (issue 3) ----
@@ -506,12 +508,12 @@ function exprOf(e: unknown): ExprNode {
 }
 
 /** The result of `groupBy(...)`: select the grouping keys and aggregates. */
-export class GroupedTable<S extends object, G extends string> {
+export class GroupedTable<S extends object, G extends string, M extends ChangelogKind = ChangelogKind> {
   declare readonly __schema: S;
   constructor(private readonly env: TableEnvironment, private readonly node: PlanNode, private readonly keys: readonly ExprNode[]) {}
 
   /** Grouping keys and aggregates; other columns may only appear inside aggregates. Produces an updating table. */
-  select<const A extends readonly AnyExpr[]>(...fields: GroupSelectArgs<S, A, G>): Table<SelectSchema<S, A, G>, "retract"> {
+  select<const A extends readonly AnyExpr[]>(...fields: GroupSelectArgs<S, A, G>): Table<SelectSchema<S, A, G>, FinalInBatch<M, "retract">> {
     return new Table(this.env, plan.aggregate(this.node, this.keys, expandColumnFunctions(nodes(fields), this.node.schema), this.env.planContext()));
   }
 
@@ -519,7 +521,7 @@ export class GroupedTable<S extends object, G extends string> {
    * Aggregates each group with an aggregate function whose ROW result is flattened into columns (Flink's
    * row-based aggregate): `groupBy($("k")).aggregate(call(MinMax, $("v")).as("lo", "hi")).select($("k"), $("lo"))`.
    */
-  aggregate<E extends AnyExpr>(fn: AggregateArg<S, E>): AggregatedTable<AggregateColumns<S, G, E>> {
+  aggregate<E extends AnyExpr>(fn: AggregateArg<S, E>): AggregatedTable<AggregateColumns<S, G, E>, FinalInBatch<M, "retract">> {
     return new AggregatedTable(this.env, planAggregate(this.node, this.keys, exprOf(fn), this.env.planContext()));
   }
 
@@ -528,7 +530,7 @@ export class GroupedTable<S extends object, G extends string> {
    * `groupBy($("k")).flatAggregate(call(Top2, $("v")).as("v", "rank")).select($("k"), $("v"), $("rank"))`.
    * Streaming output retracts (`-D`) a group's earlier rows when its result changes (docs/functions.md).
    */
-  flatAggregate<E extends AnyExpr>(fn: FlatAggregateArg<S, E>): FlatAggregateTable<FlatAggregateColumns<S, G, E>> {
+  flatAggregate<E extends AnyExpr>(fn: FlatAggregateArg<S, E>): FlatAggregateTable<FlatAggregateColumns<S, G, E>, FinalInBatch<M, "retract">> {
     return new FlatAggregateTable(this.env, planFlatAggregate(this.node, this.keys, exprOf(fn), this.env.functions, this.env.planContext(), this.env.isBatch()));
   }
 }

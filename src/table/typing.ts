@@ -18,6 +18,7 @@ import type {
   Category, ColumnNames, HasAgg, NotInColumns, OutputName, Resolve, TAlias, TCol, TErr, TableTypeError,
 } from "../expressions/type-level.js";
 import type { ChangelogKind } from "../plan/planning-context.js";
+import type { Batch, FinalInBatch } from "./batch-typing.js";
 import type { ColumnSetCheck, ColumnSetColumns, IsColumnSet } from "./column-typing.js";
 
 // ---- schemas --------------------------------------------------------------------------------------
@@ -112,7 +113,7 @@ export type SelectArgs<S, A extends readonly unknown[]> = Validated<A, CheckItem
 /** Result schema of `select`. */
 export type SelectResult<S, A extends readonly unknown[]> = SelectSchema<S, A, RowContext<A>>;
 /** An aggregate without groupBy makes an updating (retracting) table. */
-export type SelectMode<A extends readonly unknown[], M extends ChangelogKind> = AnyAgg<A> extends true ? "retract" : M;
+export type SelectMode<A extends readonly unknown[], M extends ChangelogKind> = AnyAgg<A> extends true ? FinalInBatch<M, "retract"> : M;
 
 /** Arguments of `groupBy`: valid expressions, no aggregates. */
 export type GroupKeyArgs<S, K extends readonly unknown[]> = Validated<K, {
@@ -123,6 +124,15 @@ export type GroupKeyArgs<S, K extends readonly unknown[]> = Validated<K, {
 /** Grouping key names (a key that is an expression allows any column: checked at run time). */
 export type KeyNames<K extends readonly unknown[]> = {
   [I in keyof K]: NodeOfExpr<K[I]> extends TCol<infer N> ? N : NodeOfExpr<K[I]> extends TAlias<string, TCol<infer N>> ? N : string;
+}[number];
+
+/**
+ * The grouping keys a following `select` may use outside aggregates. A key that is not a column of S is
+ * already a compile error on `groupBy`; it then allows every column, so that the `select` does not add a
+ * second, misleading error ("neither a grouping key nor inside an aggregate") for the column meant.
+ */
+export type GroupKeyNames<S, K extends readonly unknown[]> = {
+  [I in keyof K]: NodeOfExpr<K[I]> extends TCol<infer N> | TAlias<string, TCol<infer N>> ? (N extends keyof S ? N : string) : string;
 }[number];
 
 /** Arguments of `groupBy(...).select`: outside aggregates only grouping keys `G`. */
@@ -277,14 +287,15 @@ export type UnionResult<S, S2> = IsUntyped<S> extends true ? S : Detached<{ [K i
 
 /** UNION ALL of two changelogs: insert-only if both are; retracting if either retracts. */
 export type UnionMode<M1 extends ChangelogKind, M2 extends ChangelogKind> =
-  [ChangelogKind] extends [M1] ? ChangelogKind
+  [M1 | M2] extends [Batch] ? Batch
+  : [ChangelogKind] extends [M1] ? ChangelogKind
   : [ChangelogKind] extends [M2] ? ChangelogKind
   : "retract" extends M1 | M2 ? "retract"
   : "upsert" extends M1 | M2 ? "upsert"
   : "append";
 /** DISTINCT keeps an insert-only table insert-only; otherwise it retracts what it emitted. */
 export type DistinctMode<M extends ChangelogKind> =
-  [ChangelogKind] extends [M] ? ChangelogKind : [M] extends ["append"] ? "append" : "retract";
+  [ChangelogKind] extends [M] ? ChangelogKind : [M] extends ["append"] ? M : FinalInBatch<M, "retract">;
 
 // ---- small arithmetic --------------------------------------------------------------------------------
 

@@ -1,7 +1,9 @@
 // A checked docs page (docs/tutorial.md, docs/joins.md): every ```ts block is type-checked (no errors allowed) and run, and what it
 // prints must equal the ```text block that follows it; every ```ts compile-error block must fail to
 // compile with exactly the errors in the ```text block that follows it (as `tsc --noEmit --pretty false`
-// prints them, for a file named app.mts).
+// prints them, for a file named app.mts). A compile-error block's output may be followed by a second
+// ```text typescript-5.9 block: the errors as TypeScript 5.9 prints them (the TypeScript 5.x form), checked
+// by a second compiler run.
 //
 // How: each block is written to node_modules/.cache/tutorial-<pid>/step-<n>/app.mts with its imports of
 // "tablestream" pointed at src/; one `tsc` run checks all of them, while the runnable blocks are imported
@@ -26,7 +28,9 @@ const UPDATE = process.env.TUTORIAL_UPDATE === "1";
 
 /** A fenced block: its info string, its text, and the lines (0-based) of its fences. */
 interface Fence { info: string; body: string; open: number; close: number }
-interface Step { kind: "run" | "compile-error"; title: string; code: Fence; output: Fence }
+interface Step { kind: "run" | "compile-error"; title: string; code: Fence; output: Fence; output5?: Fence }
+/** The info string of the optional block with a compile-error block's errors as TypeScript 5.x prints them. */
+const TS5_OUTPUT = "text typescript-5.9";
 
 function fences(lines: readonly string[], doc: string): Fence[] {
   const out: Fence[] = [];
@@ -55,8 +59,10 @@ function steps(lines: readonly string[], doc: string): Step[] {
     const output = all[i + 1];
     if (output?.info !== "text") throw new Error(`${at}: a code block must be followed by the \`\`\`text block of its output`);
     const heading = lines.slice(0, f.open).reverse().find((l) => /^#{2,3} /.test(l)) ?? "(no heading)";
-    result.push({ kind: f.info === "ts" ? "run" : "compile-error", title: heading.replace(/^#+ /, ""), code: f, output });
-    i++;
+    const kind = f.info === "ts" ? "run" : "compile-error";
+    const output5 = kind === "compile-error" && all[i + 2]?.info === TS5_OUTPUT ? all[i + 2] : undefined;
+    result.push({ kind, title: heading.replace(/^#+ /, ""), code: f, output, output5 });
+    i += output5 ? 2 : 1;
   }
   return result;
 }
@@ -82,8 +88,8 @@ export function checkDocPage(page: string, minimum: { run: number; compileError:
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: join(root, "tsconfig.json"), include: ["*/app.mts"] }));
 
   /** tsc's errors per step (`app.mts(9,1): error TS...` plus continuation lines), started at once. */
-  const compiled: Promise<Map<number, string>> = new Promise((done, fail) => {
-    const tsc = spawn(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit", "--pretty", "false"], { cwd: dir });
+  const compile = (compiler: string): Promise<Map<number, string>> => new Promise((done, fail) => {
+    const tsc = spawn(process.execPath, [join(root, "node_modules", compiler, "bin", "tsc"), "-p", "tsconfig.json", "--noEmit", "--pretty", "false"], { cwd: dir });
     let stdout = "";
     tsc.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     tsc.on("error", fail);
@@ -104,6 +110,8 @@ export function checkDocPage(page: string, minimum: { run: number; compileError:
       done(byStep);
     });
   });
+  const compiled = compile("typescript");
+  const compiled5 = tutorial.some((s) => s.output5) ? compile("typescript-5.9") : undefined;
 
   /** Runs one block's module and returns what it printed (console.log and process.stdout). */
   async function run(n: number): Promise<string> {
@@ -124,16 +132,14 @@ export function checkDocPage(page: string, minimum: { run: number; compileError:
     return out.join("").replace(/\n$/, "");
   }
 
-  const actual = new Map<number, string>();
+  /** What a block printed or reported, by its output block (rewritten with TUTORIAL_UPDATE=1). */
+  const actual = new Map<Fence, string>();
 
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
     if (!UPDATE || actual.size === 0) return;
     const updated = [...lines];
-    for (let n = tutorial.length - 1; n >= 0; n--) {
-      const text = actual.get(n);
-      if (text === undefined) continue;
-      const { open, close } = tutorial[n]!.output;
+    for (const [{ open, close }, text] of [...actual].sort(([a], [b]) => b.open - a.open)) {
       updated.splice(open + 1, close - open - 1, ...text.split("\n"));
     }
     writeFileSync(path, updated.join("\n"));
@@ -155,17 +161,29 @@ export function checkDocPage(page: string, minimum: { run: number; compileError:
           expect.soft(got, `${where} must compile`).toBe("");
         } else {
           expect.soft(got, `${where}: no compile error`).not.toBe("");
-          if (UPDATE) actual.set(n, got);
+          if (UPDATE) actual.set(s.output, got);
           else expect.soft(got, where).toBe(s.output.body);
         }
       });
-    }, 30_000);
+    }, 120_000);
+
+    if (compiled5) {
+      it("compile-error blocks with a TypeScript 5.x form report exactly those errors under TypeScript 5.9", async () => {
+        const errors = await compiled5;
+        for (const [n, s] of tutorial.entries()) {
+          if (!s.output5) continue;
+          const got = (errors.get(n) ?? "").replace(/\n$/, "");
+          if (UPDATE) actual.set(s.output5, got);
+          else expect.soft(got, `${doc}:${s.code.open + 1} (${s.title}), TypeScript 5.9`).toBe(s.output5.body);
+        }
+      }, 120_000);
+    }
 
     tutorial.forEach((s, n) => {
       if (s.kind !== "run") return;
       it(`prints what it shows: ${s.title} (line ${s.code.open + 1})`, async () => {
         const printed = await run(n);
-        if (UPDATE) actual.set(n, printed);
+        if (UPDATE) actual.set(s.output, printed);
         else expect(printed).toBe(s.output.body);
       }, 20_000);
     });

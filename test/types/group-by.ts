@@ -45,3 +45,14 @@ orders.groupBy($("paid")).select($("product").sum().as("s"));
 orders.groupBy($("product")).select($("amount").count().as("n"), $("order_id").count().as("n"));
 // @ts-expect-error "column 'x' is not in [amount, created_at, order_id, paid, price, product]"
 orders.groupBy($("product")).select($("x").count().as("n"));
+
+// a misspelled key is one error, on groupBy: the select that follows reports nothing more (issue 9)
+const misspelled = orders
+  // @ts-expect-error "column 'prodct' is not in [amount, created_at, order_id, paid, price, product]"
+  .groupBy($("prodct"), $("paid"))
+  .select($("product"), $("paid"), $("amount").sum().as("total"));
+// the keys that are columns keep their types
+expectTypeOf<SchemaOf<typeof misspelled>>().toEqualTypeOf<{ product: string; paid: boolean; total: number | null }>();
+// a correct key still limits the select
+// @ts-expect-error "column 'amount' is neither a grouping key nor inside an aggregate"
+orders.groupBy($("paid")).select($("paid"), $("amount"));

@@ -47,6 +47,37 @@ ProcessTableFunction.define({
   },
 });
 
+// timers need onTimer: without it, registering one is a compile error (the run time refuses it too)
+ProcessTableFunction.define({
+  args: { input: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME) },
+  output: DataTypes.STRING(),
+  eval(ctx) {
+    const time = ctx.timeContext();
+    expectTypeOf(time.time()).toEqualTypeOf<Date>();
+    expectTypeOf(time.currentWatermark()).toEqualTypeOf<Date | null>();
+    // @ts-expect-error "registerOnTime needs an onTimer declaration: add onTimer(ctx, state) { ... } to the function"
+    time.registerOnTime(time.time().getTime() + 1000);
+    // @ts-expect-error "registerOnTime needs an onTimer declaration"
+    ctx.timeContext("millis").registerOnTime("reminder", 1000);
+    // clearing timers needs no handler
+    time.clearTimer("reminder");
+    ctx.clearAllTimers();
+  },
+});
+ProcessTableFunction.define({
+  args: { input: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE) },
+  output: DataTypes.STRING(),
+  eval(ctx) {
+    // named and unnamed timers, in Date and millis form, once onTimer is declared
+    ctx.timeContext().registerOnTime("reminder", new Date(0));
+    ctx.timeContext("millis").registerOnTime(1000);
+  },
+  onTimer(ctx) {
+    expectTypeOf(ctx.currentTimer()).toEqualTypeOf<string | null>();
+    ctx.timeContext().registerOnTime(ctx.timeContext().time().getTime() + 1000);
+  },
+});
+
 // ---- correct calls -----------------------------------------------------------------------------------
 names.process(Threshold, 10);
 names.process(Threshold, lit(10));

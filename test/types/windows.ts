@@ -75,6 +75,16 @@ t.window(Tumble.over(lit(1).hours()).on($("v")).as("w"));
 t.window(Tumble.over(lit(1).hours()).on($("ts")).as("k"));
 // @ts-expect-error groupBy must include the window alias
 t.window(tumble).groupBy($("k"));
+// a misspelled key is one error, on groupBy; the select that follows adds none (issue 9)
+t.window(tumble)
+  // @ts-expect-error "column 'kk' is not in [attrs, doubled, k, label, price, tags, ts, v, w]"
+  .groupBy($("kk"), $("w"))
+  .select($("k"), $("w").end().as("e"), $("v").sum().as("s"));
+// so does a groupBy without the alias
+t.window(tumble)
+  // @ts-expect-error "groupBy must contain the window alias"
+  .groupBy($("k"))
+  .select($("k"), $("v").sum().as("s"));
 // @ts-expect-error a non-key column outside an aggregate
 t.window(tumble).groupBy($("w")).select($("k"));
 // @ts-expect-error the window alias itself is not a value

@@ -5,8 +5,9 @@ import { ValidationError } from "../../types/errors.js";
 import type { PlanNode } from "../../plan/nodes.js";
 import { groupWindowSpec, overAggregate, overWindowSpec, windowAggregate } from "../plan/window-builders.js";
 import { type ChangelogKind, Table } from "../table.js";
+import type { InsertOnlyInBatch } from "../batch-typing.js";
 import type { TableEnvironment } from "../table-environment.js";
-import type { GroupKeyArgs, GroupSelectArgs, KeyNames, NodeOfExpr, SelectSchema, Validated } from "../typing.js";
+import type { GroupKeyArgs, GroupKeyNames, GroupSelectArgs, KeyNames, NodeOfExpr, SelectSchema, Validated } from "../typing.js";
 import { GroupWindow } from "./group-windows.js";
 import { OverWindow } from "./over-windows.js";
 
@@ -35,15 +36,18 @@ type NewAlias<S, A extends string, W> =
 export type OverMode<S, O extends string> = O extends keyof S ? ([NonNullable<S[O]>] extends [Date] ? "append" : "retract") : never;
 
 /** What `table.window(w)` returns for each kind of window. */
-export type WindowedTable<S extends object, W> =
-  W extends GroupWindow<infer A, string> ? GroupWindowedTable<S, A>
-  : W extends OverWindow<infer A, infer O> ? OverWindowedTable<S, A, OverMode<S, O>>
+export type WindowedTable<S extends object, W, M extends ChangelogKind = ChangelogKind> =
+  W extends GroupWindow<infer A, string> ? GroupWindowedTable<S, A, M>
+  : W extends OverWindow<infer A, infer O> ? OverWindowedTable<S, A, InsertOnlyInBatch<M, OverMode<S, O>>>
   : never;
 
 /** groupBy keys of a windowed table: valid keys, one of them the window alias. */
 export type WindowKeyArgs<S, A extends string, K extends readonly unknown[]> =
   A extends KeyNames<K> ? GroupKeyArgs<S, K>
   : { [I in keyof K]: TableTypeError<`groupBy must contain the window alias: add $("${A}")`> };
+
+/** The keys a window select may use: as GroupKeyNames; every column when groupBy lacks the alias (already an error there). */
+export type WindowKeyNames<S, A extends string, K extends readonly unknown[]> = A extends KeyNames<K> ? GroupKeyNames<S, K> : string;
 
 /** Select items of a window aggregate: the usual checks, and the alias only through start()/end()/rowtime(). */
 export type WindowSelectArgs<S, F extends readonly unknown[], G extends string> = Validated<F, {
@@ -66,20 +70,20 @@ function nodes(fields: readonly unknown[], what: string): ExprNode[] {
 }
 
 /** `table.window(groupWindow)`: must be grouped by the window alias (and maybe more keys) next. */
-export class GroupWindowedTable<S extends object, A extends string> {
+export class GroupWindowedTable<S extends object, A extends string, M extends ChangelogKind = ChangelogKind> {
   declare readonly __schema: S;
   /** @internal */
   constructor(private readonly env: TableEnvironment, private readonly node: PlanNode, private readonly window: GroupWindow<A, string>) {}
 
   /** Groups by the window alias and further keys: `groupBy($("w"), $("product"))`. */
   groupBy<const K extends readonly AnyExpr[]>(...keys: WindowKeyArgs<WithWindowAlias<S, A>, A, K>):
-    WindowGroupedTable<WithWindowAlias<S, A>, KeyNames<K>> {
+    WindowGroupedTable<WithWindowAlias<S, A>, WindowKeyNames<WithWindowAlias<S, A>, A, K>, M> {
     return new WindowGroupedTable(this.env, this.node, this.window, nodes(keys, "groupBy"));
   }
 }
 
 /** A window-grouped table: select grouping keys, aggregates and window properties. */
-export class WindowGroupedTable<S extends object, G extends string> {
+export class WindowGroupedTable<S extends object, G extends string, M extends ChangelogKind = ChangelogKind> {
   declare readonly __schema: S;
   /** @internal */
   constructor(
@@ -93,7 +97,7 @@ export class WindowGroupedTable<S extends object, G extends string> {
    * One row per window and key, emitted once when the watermark passes the window's end (append-only):
    * `select($("product"), $("w").start(), $("w").end(), $("amount").sum().as("total"))`.
    */
-  select<const F extends readonly AnyExpr[]>(...fields: WindowSelectArgs<S, F, G>): Table<SelectSchema<S, F, G>, "append"> {
+  select<const F extends readonly AnyExpr[]>(...fields: WindowSelectArgs<S, F, G>): Table<SelectSchema<S, F, G>, InsertOnlyInBatch<M, "append">> {
     const pc = this.env.planContext();
     const spec = groupWindowSpec(this.window.definition, this.node, pc);
     return new Table(this.env, windowAggregate(this.node, spec, this.keys, nodes(fields, "select"), pc, this.env.isBatch()));

@@ -21,3 +21,10 @@ export const people = env.fromValues(
 );
 export const older = people.select($("name"), nextAge);
 export const counted = people.partitionBy($("name")).process(Threshold, 1);
+
+// batch: a final aggregate (kind Batch) exported, and a typed handle
+export const batchEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+export const totals = batchEnv.fromValues(
+  DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("age", DataTypes.INT())), Row.of("Alice", 35),
+).groupBy($("name")).select($("name"), $("age").sum().as("total"));
+export const peopleView = env.createTemporaryView("People", people);
