@@ -11,6 +11,7 @@ import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { keyedStateTtl } from "./state-ttl.js";
 import { UnionOperator } from "./operators/union.js";
+import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
 import { MaterializeOperator } from "./operators/materialize.js";
 import { relationalOperator } from "./operators/relational-operators.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
@@ -176,6 +177,12 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       case "WindowAggregate":
       case "OverAggregate": {
         const op = register(windowOperator(node, resolveFunction, { ttl: keyedStateTtl(settings), clock: settings.clock }));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "WindowTableFunction": {
+        const op = register(new WindowTableFunctionOperator(node));
         connect(build(node.input), op, 0);
         em = op;
         break;

@@ -351,13 +351,31 @@ class Parser {
     const ts = this.ts;
     if (name === "COUNT" && ts.acceptOp("*")) {
       ts.expectOp(")");
+      const filter = this.aggregateFilter();
+      // COUNT(*) FILTER (WHERE c) counts the rows where c is TRUE: COUNT(CASE WHEN c THEN 1 END)
+      if (filter !== undefined) return { kind: "Agg", fn: "COUNT", args: [callNode("if", [filter, literal(1), literal(null)])], distinct: false };
       return { kind: "Agg", fn: "COUNT", args: [], distinct: false };
     }
     const distinct = ts.acceptKeyword("DISTINCT");
     if (!distinct) ts.acceptKeyword("ALL");
-    const args = this.list();
+    let args = this.list();
     if (args.length !== 1) ts.fail(`${name} expects 1 argument, got ${args.length}`, at);
+    const filter = this.aggregateFilter();
+    // every built-in aggregate skips NULL arguments, so `AGG(x) FILTER (WHERE c)` is `AGG(CASE WHEN c THEN x END)`
+    if (filter !== undefined) args = [callNode("if", [filter, args[0]!, literal(null)])];
     return { kind: "Agg", fn: name, args, distinct };
+  }
+
+  /** `FILTER (WHERE condition)` after an aggregate call: the condition (which may not call aggregates), or undefined. */
+  private aggregateFilter(): ExprNode | undefined {
+    const ts = this.ts;
+    if (!(ts.isKeyword("FILTER") && ts.isOp("(", 1))) return undefined;
+    ts.next();
+    ts.next();
+    ts.expectKeyword("WHERE");
+    const cond = new Parser(ts, { qualified: this.options.qualified }).expression();
+    ts.expectOp(")");
+    return cond;
   }
 
   private call(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {

@@ -170,6 +170,12 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = batch ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE] };
       break;
     }
+    case "WindowTableFunction":
+      if (!isInsertOnly(deriveChangelogMode(node.input, batch, cache))) {
+        throw new ValidationError(`${node.window.type}(TABLE ...): a windowing table function needs an insert-only input, but its input produces updates ${modeToShortString(deriveChangelogMode(node.input, batch, cache))}`);
+      }
+      mode = INSERT_ONLY;
+      break;
     case "WindowAggregate":
       mode = INSERT_ONLY; // one final row per window (the input is insert-only, checked when planned)
       break;

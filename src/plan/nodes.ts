@@ -16,6 +16,8 @@ export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
 import type { StatementSetNode } from "./nodes/statement-set.js";
 import type { TableAggregateNode } from "./nodes/table-aggregate.js";
 import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
+import type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
+export type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
 export type { StatementSetNode } from "./nodes/statement-set.js";
 export type { TableAggregateNode } from "./nodes/table-aggregate.js";
 export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
@@ -48,7 +50,8 @@ export type PlanNode =
   | SortNode
   | RankNode
   | DeduplicateNode
-  | SetOpNode;
+  | SetOpNode
+  | WindowTableFunctionNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */

@@ -16,6 +16,10 @@ import type { InsertTableResult } from "../table/insert.js";
 import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
 import { didYouMean } from "./closest-name.js";
 import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
+import { Table as TableClass } from "../table/table.js";
+import { GroupWindow, type GroupWindowDefinition } from "../table/windows/group-windows.js";
+import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
+import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "./window-tvf.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -42,7 +46,16 @@ type Untyped = {
   intersectAll(other: AnyTable): AnyTable;
   minus(other: AnyTable): AnyTable;
   minusAll(other: AnyTable): AnyTable;
+  window(w: GroupWindow): { groupBy(...keys: Expression<unknown>[]): { select(...fields: Expression<unknown>[]): AnyTable } };
 };
+
+/** A window aggregate's FROM: the TVF's input table, its window as a group window named WINDOW_ALIAS, and SESSION's partition. */
+interface WindowSource {
+  readonly bound: Bound;
+  readonly window: GroupWindowDefinition;
+  readonly call: WindowTvfCall;
+}
+const WINDOW_ALIAS = "$window";
 
 /**
  * A FROM item's columns as a query names them: `qualifier` is its alias (or table name), `columns` maps
@@ -167,12 +180,17 @@ export class Binder {
     if (q.from.kind === "Join" && q.from.joinType === "CROSS" && q.from.right.kind === "Lateral" && q.where !== undefined) {
       q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
     }
-    const from = preBound ?? this.from(q.from);
+    const windowed = preBound === undefined ? this.windowAggregateSource(q) : undefined;
+    const from = preBound ?? windowed?.bound ?? this.from(q.from);
     const sources = from.sources;
     let t = from.table;
     const where = q.where;
     if (where !== undefined) {
-      const cond = new Expression(this.resolve(where.expr, sources, where.pos));
+      const resolved = this.resolve(where.expr, sources, where.pos);
+      if (windowed !== undefined && mentionsWindowColumn(resolved)) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, where.pos)}: a WHERE condition on window_start, window_end or window_time is not supported before a window aggregate; filter its result in an outer query`);
+      }
+      const cond = new Expression(resolved);
       const input = t;
       t = this.at(where.pos, () => untyped(input).filter(cond));
     }
@@ -180,7 +198,7 @@ export class Binder {
     const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
     const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
     if (grouped) {
-      t = this.grouped(q, t, sources, items, exprs);
+      t = this.grouped(q, t, sources, items, exprs, windowed);
     } else if (q.items !== undefined) {
       t = this.project(t, items, exprs, q.pos);
     }
@@ -289,13 +307,24 @@ export class Binder {
   }
 
   /** GROUP BY / HAVING / aggregates: Table.groupBy(...).select(...); HAVING is a hidden aggregate column filtered and dropped. */
-  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], exprs: Expression<unknown>[]): AnyTable {
+  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], given: Expression<unknown>[], windowed?: WindowSource): AnyTable {
     const g = q.groupBy;
-    const keys = (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
+    let keys = (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
     const having = q.having;
-    const all = having === undefined ? exprs
-      : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: this.resolve(having.expr, sources, having.pos) })];
-    const grouped = this.at(g?.pos ?? q.pos, () => untyped(input).groupBy(...keys));
+    let havingNode = having === undefined ? undefined : this.resolve(having.expr, sources, having.pos);
+    let exprs = given;
+    if (windowed !== undefined) {
+      // GROUP BY window_start, window_end, k: the window is the group window, window columns its properties
+      const pos = g!.pos;
+      keys = keys.filter((k) => !(k.node.kind === "Column" && (k.node.name === "window_start" || k.node.name === "window_end")));
+      this.checkSessionKeys(windowed, keys.map((k) => k.node), pos);
+      exprs = exprs.map((e, i) => this.at(items[i]!.pos, () => new Expression(windowPropertiesOf(e.node, WINDOW_ALIAS))));
+      if (havingNode !== undefined) { const h = havingNode; havingNode = this.at(having!.pos, () => windowPropertiesOf(h, WINDOW_ALIAS, false)); }
+    }
+    const all = havingNode === undefined ? exprs
+      : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: havingNode })];
+    const grouped = this.at(g?.pos ?? q.pos, () => (windowed === undefined ? untyped(input).groupBy(...keys)
+      : untyped(input).window(new GroupWindow(windowed.window)).groupBy(new Expression({ kind: "Column", name: WINDOW_ALIAS }), ...keys)));
     let t: AnyTable;
     try {
       t = grouped.select(...all);
@@ -318,6 +347,10 @@ export class Binder {
         return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
       }
       case "Call": {
+        if (isWindowTvf(f.name) && this.env.functions.lookup(f.name) === undefined) {
+          const table = this.windowTableFunction(f);
+          return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
+        }
         const args = f.args.map((a) => this.callArg(a));
         const table = this.at(f.pos, () => this.env.fromCall(f.name, ...(args as never[])) as unknown as AnyTable);
         return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
@@ -329,6 +362,64 @@ export class Binder {
       case "Join": return this.join(f);
       case "Lateral": case "Table":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
+    }
+  }
+
+  /** `FROM TABLE(TUMBLE | HOP | CUMULATE(TABLE t, DESCRIPTOR(ts), ...))` on its own: a WindowTableFunction node over t. */
+  private windowTableFunction(f: Extract<FromItem, { kind: "Call" }>): AnyTable {
+    const call = this.windowCall(f);
+    if (call.type === "SESSION") {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: SESSION(TABLE ...) is supported in a window aggregate only: GROUP BY window_start, window_end`);
+    }
+    const input = this.table(call.table.name, call.table.pos);
+    const window = { type: call.type, timeColumn: call.timeColumn, size: call.size, ...(call.step === undefined ? {} : { step: call.step }) };
+    return this.at(f.pos, () => new TableClass(this.env, windowTableFunctionNode({ input: input.node, window })) as AnyTable);
+  }
+
+  private windowCall(f: Extract<FromItem, { kind: "Call" }>): WindowTvfCall {
+    return readWindowTvf(f.name, f.args, this.env.planContext().resolveFunction, (pos, fn) => this.at(pos, fn), f.pos);
+  }
+
+  /**
+   * `SELECT ... FROM TABLE(TUMBLE(...)) [WHERE ...] GROUP BY window_start, window_end, ...` (also FROM `(SELECT *
+   * FROM TABLE(...)) alias`): Flink's window aggregation, bound as the Table API's group window aggregate over the
+   * TVF's input — one final row per window and key when the watermark passes the window's end (append-only).
+   */
+  private windowAggregateSource(q: SelectQuery): WindowSource | undefined {
+    const keys = q.groupBy?.exprs ?? [];
+    const grouped = (n: string) => keys.some((k) => k.kind === "Column" && k.name === n);
+    if (!grouped("window_start") || !grouped("window_end")) return undefined;
+    let f = q.from;
+    let alias = f.kind === "Join" ? undefined : f.alias;
+    if (f.kind === "Subquery" && f.columns === undefined && f.query.kind === "Select" && f.query.items === undefined
+      && f.query.where === undefined && f.query.groupBy === undefined && f.query.having === undefined && !f.query.distinct) {
+      f = f.query.from;
+      if (f.kind !== "Join") alias ??= f.alias;
+    }
+    if (f.kind !== "Call" || !isWindowTvf(f.name) || this.env.functions.lookup(f.name) !== undefined) return undefined;
+    const call = this.windowCall(f);
+    const table = this.table(call.table.name, call.table.pos);
+    const schema = table.getResolvedSchema();
+    if (!schema.has(call.timeColumn)) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${call.type}: the DESCRIPTOR column '${call.timeColumn}' is not in [${schema.names.join(", ")}]${didYouMean(call.timeColumn, schema.names)}`);
+    }
+    const type = call.type === "HOP" ? "SLIDE" : call.type;
+    const window: GroupWindowDefinition = {
+      type, size: call.sizeNode, ...(call.stepNode === undefined ? {} : { step: call.stepNode }),
+      timeField: { kind: "Column", name: call.timeColumn }, alias: WINDOW_ALIAS,
+    };
+    const columns = new Map(schema.names.map((n) => [n, n]));
+    for (const n of ["window_start", "window_end", "window_time"]) columns.set(n, n);
+    return { bound: { table, sources: [{ qualifier: alias ?? f.name, columns }] }, window, call };
+  }
+
+  /** Flink's session window of `SESSION(TABLE t PARTITION BY k, ...)` is per k: the grouping keys must be the partition keys. */
+  private checkSessionKeys(w: WindowSource, keys: readonly ExprNode[], pos: number): void {
+    if (w.call.type !== "SESSION") return;
+    const names = keys.map((k) => (k.kind === "Column" ? k.name : nodeToStringSafe(k)));
+    const partition = w.call.table.partitionBy;
+    if (names.length !== partition.length || names.some((n) => !partition.includes(n))) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: a SESSION window aggregate must group by window_start, window_end and exactly the PARTITION BY columns [${partition.join(", ")}] of the SESSION call, got [${names.join(", ")}]`);
     }
   }
 
@@ -636,6 +727,8 @@ function allColumns(sources: readonly Source[], qualifier: string | undefined, p
   return sources.filter((s) => qualifier === undefined || s.qualifier === qualifier)
     .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
 }
+
+const nodeToStringSafe = (e: ExprNode): string => (e.kind === "Column" ? e.name : JSON.stringify(e));
 
 function containsAgg(e: ExprNode): boolean {
   switch (e.kind) {

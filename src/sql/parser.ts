@@ -404,7 +404,15 @@ class StatementParser {
       const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
       return { kind: "Subquery", query, pos: t.pos, alias, columns };
     }
-    if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) ts.raise(`FROM TABLE(...) ${NOT_SUPPORTED}; call the function directly: FROM f(...)`, t);
+    if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) {
+      // `FROM TABLE(f(args))` is the standard spelling of `FROM f(args)` (window table functions are written so)
+      ts.next(); ts.next();
+      const call = this.fromItem();
+      if (call.kind !== "Call") return ts.raise("expected a function call inside TABLE(...), e.g. TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' MINUTES))", t);
+      if (call.alias !== undefined) ts.raise("an alias goes after TABLE(...)", t);
+      ts.expectOp(")");
+      return { ...call, alias: this.alias() };
+    }
     if (ts.acceptKeyword("LATERAL")) {
       ts.expectKeyword("TABLE");
       ts.expectOp("(");
