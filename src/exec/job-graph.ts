@@ -12,6 +12,7 @@ import { GroupAggregateOperator } from "./operators/group-aggregate.js";
 import { keyedStateTtl } from "./state-ttl.js";
 import { UnionOperator } from "./operators/union.js";
 import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
+import { SemiJoinOperator } from "./operators/join/semi-join.js";
 import { MaterializeOperator } from "./operators/materialize.js";
 import { relationalOperator } from "./operators/relational-operators.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
@@ -178,6 +179,13 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       case "OverAggregate": {
         const op = register(windowOperator(node, resolveFunction, { ttl: keyedStateTtl(settings), clock: settings.clock }));
         connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "SemiJoin": {
+        const op = register(new SemiJoinOperator(node, settings.batch, resolveFunction));
+        connect(build(node.left), op, 0);
+        connect(build(node.right), op, 1);
         em = op;
         break;
       }

@@ -40,7 +40,27 @@ export interface SqlExpressionOptions {
   readonly aggregates?: boolean;
   /** Accept `t.col`: the column node's `qualifier` is `t` (the statement binder resolves it). */
   readonly qualified?: boolean;
+  /**
+   * Parses a query after `IN (` or `EXISTS (` (the statement parser's): with it, `x [NOT] IN (SELECT ...)` and
+   * `[NOT] EXISTS (SELECT ...)` become a `$subquery` call node carrying the parsed query (see SubqueryCall).
+   */
+  readonly subquery?: (ts: TokenStream) => unknown;
 }
+
+/**
+ * `x IN (SELECT ...)` (`mode` "IN", args [x]) or `EXISTS (SELECT ...)` (`mode` "EXISTS", no args), as the
+ * expression parser leaves it for the statement binder, which plans it as a semi join (NOT ...: an anti join).
+ */
+export interface SubqueryCall {
+  readonly kind: "Call";
+  readonly fn: "$subquery";
+  readonly args: readonly ExprNode[];
+  readonly mode: "IN" | "EXISTS";
+  readonly query: unknown;
+  readonly pos: number;
+}
+
+const startsQuery = (ts: TokenStream): boolean => ts.isKeyword("SELECT") || ts.isKeyword("WITH") || ts.isKeyword("VALUES");
 
 /** SQL function names mapped onto built-in expression functions (same argument order). */
 const SQL_FUNCTIONS: Readonly<Record<string, { fn: string; min: number; max: number }>> = {
@@ -174,6 +194,12 @@ class Parser {
     }
     if (ts.acceptKeyword("IN")) {
       ts.expectOp("(");
+      if (this.options.subquery !== undefined && startsQuery(ts)) {
+        const query = this.options.subquery(ts);
+        ts.expectOp(")");
+        const e = { kind: "Call", fn: "$subquery", args: [left], mode: "IN", query, pos: t.pos } as SubqueryCall as ExprNode;
+        return negated ? callNode("not", [e]) : e;
+      }
       const list = this.list();
       const e = callNode("in", [left, ...list]);
       return negated ? callNode("not", [e]) : e;
@@ -272,6 +298,15 @@ class Parser {
       case "FALSE": ts.next(); return literal(false);
       case "NULL": ts.next(); return literal(null);
       case "CASE": ts.next(); return this.caseExpr();
+      case "EXISTS":
+        if (this.options.subquery !== undefined && ts.isOp("(", 1)) {
+          ts.next(); ts.next();
+          if (!startsQuery(ts)) ts.fail("expected a query (SELECT ...) after EXISTS (");
+          const query = this.options.subquery(ts);
+          ts.expectOp(")");
+          return { kind: "Call", fn: "$subquery", args: [], mode: "EXISTS", query, pos: t.pos } as SubqueryCall as ExprNode;
+        }
+        break;
       case "INTERVAL": ts.next(); return this.interval();
       case "DATE": case "TIME": case "TIMESTAMP":
         if (ts.peek(1).kind === "string") { ts.next(); return this.typedLiteral(word); }

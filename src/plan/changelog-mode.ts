@@ -190,6 +190,18 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "Join":
       mode = regularJoinMode(node.joinType, deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache), batch);
       break;
+    case "SemiJoin": {
+      // the left rows pass with their kinds; a right change adds (semi) or removes (anti) left rows: +I / -D
+      const left = deriveChangelogMode(node.left, batch, cache);
+      const right = deriveChangelogMode(node.right, batch, cache);
+      requireRetractions(node.anti ? "an anti join" : "a semi join", left);
+      requireRetractions(node.anti ? "an anti join" : "a semi join", right);
+      if (batch) { mode = INSERT_ONLY; break; }
+      const kinds = new Set<Kind>([Kind.INSERT, ...left.kinds]);
+      if (node.anti || !isInsertOnly(right)) kinds.add(Kind.DELETE);
+      mode = kinds.size === 1 ? INSERT_ONLY : { kinds: [...kinds].sort() };
+      break;
+    }
     case "IntervalJoin":
       mode = appendOnlyJoinMode("an interval join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)]);
       break;

@@ -62,6 +62,7 @@ function attributes(n: PlanNode): string {
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
+    case "SemiJoin": return `joinType=[${n.anti ? "anti" : "semi"}]${n.condition === undefined ? "" : `, where=[${nodeToString(n.condition)}]`}`;
     case "Join": case "IntervalJoin": case "TemporalJoin": case "LookupJoin": return explainJoin(n);
     case "Sort":
     case "Rank":

@@ -17,6 +17,8 @@ import type { StatementSetNode } from "./nodes/statement-set.js";
 import type { TableAggregateNode } from "./nodes/table-aggregate.js";
 import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 import type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
+import type { SemiJoinNode } from "./nodes/semi-join.js";
+export type { SemiJoinNode } from "./nodes/semi-join.js";
 export type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
 export type { StatementSetNode } from "./nodes/statement-set.js";
 export type { TableAggregateNode } from "./nodes/table-aggregate.js";
@@ -51,7 +53,8 @@ export type PlanNode =
   | RankNode
   | DeduplicateNode
   | SetOpNode
-  | WindowTableFunctionNode;
+  | WindowTableFunctionNode
+  | SemiJoinNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -242,6 +245,7 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "IntervalJoin":
     case "TemporalJoin":
     case "SetOp":
+    case "SemiJoin":
       return [node.left, node.right];
     case "StatementSet":
       return node.sinks;

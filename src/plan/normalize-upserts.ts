@@ -118,6 +118,8 @@ function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNode {
       return { ...node, id, inputs };
     case "StatementSet":
       return Object.freeze({ ...node, id, sinks: inputs as typeof node.sinks });
+    case "SemiJoin":
+      return Object.freeze({ ...node, id, left: inputs[0]!, right: inputs[1]! });
     case "Values":
     case "SourceScan":
       return node;

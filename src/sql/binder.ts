@@ -15,7 +15,11 @@ import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "../table/insert.js";
 import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
 import { didYouMean } from "./closest-name.js";
-import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
+import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
+import { planSemiJoin } from "../plan/semi-join-builder.js";
+import { typeOf } from "../plan/builders.js";
+import type { PlanNode } from "../plan/nodes.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
 import { Table as TableClass } from "../table/table.js";
 import { GroupWindow, type GroupWindowDefinition } from "../table/windows/group-windows.js";
 import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
@@ -184,7 +188,12 @@ export class Binder {
     const from = preBound ?? windowed?.bound ?? this.from(q.from);
     const sources = from.sources;
     let t = from.table;
-    const where = q.where;
+    // IN (SELECT ...) / EXISTS (...) conjuncts of WHERE are semi / anti joins after the plain conditions
+    const parts = q.where === undefined ? [] : splitAnd(q.where.expr);
+    const subqueries = parts.filter(isSubqueryConjunct);
+    const plain = parts.filter((p) => !isSubqueryConjunct(p));
+    const where = q.where === undefined || plain.length === 0 ? undefined
+      : { pos: q.where.pos, expr: plain.length === 1 ? plain[0]! : { kind: "Call", fn: "and", args: plain } as ExprNode };
     if (where !== undefined) {
       const resolved = this.resolve(where.expr, sources, where.pos);
       if (windowed !== undefined && mentionsWindowColumn(resolved)) {
@@ -194,6 +203,7 @@ export class Binder {
       const input = t;
       t = this.at(where.pos, () => untyped(input).filter(cond));
     }
+    for (const s of subqueries) t = this.subqueryJoin(t, sources, s);
     const items = this.expandStars(q, sources);
     const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
     const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
@@ -363,6 +373,80 @@ export class Binder {
       case "Lateral": case "Table":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
     }
+  }
+
+  /**
+   * `x [NOT] IN (SELECT y ...)` and `[NOT] EXISTS (SELECT ... WHERE <conditions on the outer row>)` as Flink plans
+   * them: a semi join (NOT: an anti join) of the outer rows with the subquery's. `NOT IN` is NULL-aware as in SQL:
+   * when x or y may be NULL the condition is `x = y OR x IS NULL OR y IS NULL`, so a NULL x (with a non-empty
+   * subquery) or a NULL among the y excludes the row. EXISTS conditions that read only the subquery's columns
+   * filter them first; the others (correlated) are the join's condition.
+   */
+  private subqueryJoin(left: AnyTable, outer: readonly Source[], conjunct: ExprNode): AnyTable {
+    const anti = conjunct.kind === "Call" && conjunct.fn === "not";
+    const s = (anti ? (conjunct as Extract<ExprNode, { kind: "Call" }>).args[0]! : conjunct) as unknown as SubqueryCall;
+    const query = s.query as Query;
+    const what = `${anti ? "NOT " : ""}${s.mode === "IN" ? "IN (SELECT ...)" : "EXISTS (SELECT ...)"}`;
+    const leftNames = left.getResolvedSchema().names;
+    let right: AnyTable;
+    let inner: Source[];
+    const correlated: ExprNode[] = [];
+    const simple = query.kind === "Select" && query.groupBy === undefined && query.having === undefined && !query.distinct
+      && !(query.items ?? []).some((it) => it.star === undefined && containsAgg(it.expr));
+    if (s.mode === "EXISTS" && simple) {
+      const sq = query as SelectQuery;
+      const bound = this.from(sq.from);
+      ({ table: right, sources: inner } = this.renamedApart(bound, leftNames));
+      const local: ExprNode[] = [];
+      for (const c of sq.where === undefined ? [] : splitAnd(sq.where.expr)) {
+        if (isSubqueryConjunct(c)) throw new ValidationError(`SQL validation failed. ${location(this.src, sq.where!.pos)}: a subquery inside ${what} is not supported`);
+        try {
+          local.push(this.resolve(c, inner, sq.where!.pos));
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e;
+          correlated.push(this.resolve(c, [...inner, ...outer], sq.where!.pos));
+        }
+      }
+      if (local.length > 0) {
+        const cond = new Expression(local.length === 1 ? local[0]! : { kind: "Call", fn: "and", args: local });
+        const input = right;
+        right = this.at(sq.where!.pos, () => untyped(input).filter(cond));
+      }
+    } else {
+      ({ table: right, sources: inner } = this.renamedApart({ table: this.query(query), sources: [] }, leftNames));
+    }
+    if (s.mode === "IN") {
+      const names = right.getResolvedSchema().names;
+      if (names.length !== 1) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: the subquery of ${what} must return one column, it returns ${names.length} [${names.join(", ")}]`);
+      const x = this.resolve(s.args[0]!, outer, s.pos);
+      const y: ExprNode = { kind: "Column", name: names[0]! };
+      const eq: ExprNode = { kind: "Call", fn: "equals", args: [x, y] };
+      const pc = this.env.planContext();
+      const typing = new ResolvedSchema([...left.getResolvedSchema().columns, ...right.getResolvedSchema().columns]);
+      const nullable = (e: ExprNode) => this.at(s.pos, () => typeOf(e, typing, pc).isNullable);
+      correlated.unshift(anti && (nullable(x) || nullable(y))
+        ? { kind: "Call", fn: "or", args: [eq, { kind: "Call", fn: "isNull", args: [x] }, { kind: "Call", fn: "isNull", args: [y] }] } : eq);
+    }
+    const condition = correlated.length === 0 ? undefined : correlated.length === 1 ? correlated[0]! : { kind: "Call", fn: "and", args: correlated } as ExprNode;
+    const pc = this.env.planContext();
+    return this.at(s.pos, () => new TableClass(this.env, planSemiJoin((left as unknown as { node: PlanNode }).node, (right as unknown as { node: PlanNode }).node, anti, condition, pc, what)) as AnyTable);
+  }
+
+  /** A bound FROM item with its columns that `taken` has too renamed `name0`, `name1`, ... (Flink's names in a join). */
+  private renamedApart(b: Bound, taken: readonly string[]): { table: AnyTable; sources: Source[] } {
+    const used = new Set(taken);
+    const names = b.table.getResolvedSchema().names;
+    const renamed = names.map((n) => {
+      let name = n;
+      for (let i = 0; used.has(name); i++) name = `${n}${i}`;
+      used.add(name);
+      return name;
+    });
+    const table = renamed.some((n, i) => n !== names[i]) ? untyped(b.table).as(...renamed) : b.table;
+    const renames = new Map(names.map((n, i) => [n, renamed[i]!]));
+    const sources = b.sources.length === 0 ? [sourceOf(table, undefined)]
+      : b.sources.map((s) => ({ qualifier: s.qualifier, columns: new Map([...s.columns].map(([k, v]) => [k, renames.get(v) ?? v])) }));
+    return { table, sources };
   }
 
   /** `FROM TABLE(TUMBLE | HOP | CUMULATE(TABLE t, DESCRIPTOR(ts), ...))` on its own: a WindowTableFunction node over t. */
@@ -559,6 +643,9 @@ export class Binder {
         return { kind: "Column", name: found[0]!.columns.get(c.name)! };
       }
       case "Call":
+        if (e.fn === "$subquery") {
+          throw new ValidationError(`SQL validation failed. ${location(this.src, (e as unknown as SubqueryCall).pos)}: IN (SELECT ...) and EXISTS (SELECT ...) are supported as conditions of WHERE joined by AND (a semi or anti join), not inside other expressions`);
+        }
         if (e.fn === "$ROW_NUMBER") {
           throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ROW_NUMBER() OVER (...) is supported in the top-N and deduplication patterns only: `
             + "SELECT ... FROM (SELECT ..., ROW_NUMBER() OVER (PARTITION BY k ORDER BY o) AS rn FROM t) WHERE rn <= N");
@@ -726,6 +813,12 @@ function sourceOf(t: AnyTable, qualifier: string | undefined): Source {
 function allColumns(sources: readonly Source[], qualifier: string | undefined, pos: number): StarredItem[] {
   return sources.filter((s) => qualifier === undefined || s.qualifier === qualifier)
     .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
+}
+
+/** `x IN (SELECT ...)`, `EXISTS (...)` or their negations: a WHERE conjunct planned as a semi / anti join. */
+function isSubqueryConjunct(e: ExprNode): boolean {
+  const inner = e.kind === "Call" && e.fn === "not" ? e.args[0]! : e;
+  return inner.kind === "Call" && inner.fn === "$subquery";
 }
 
 const nodeToStringSafe = (e: ExprNode): string => (e.kind === "Column" ? e.name : JSON.stringify(e));

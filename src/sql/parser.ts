@@ -317,7 +317,7 @@ class StatementParser {
     const from = this.fromList();
     let where: SelectQuery["where"];
     const w = ts.peek();
-    if (ts.acceptKeyword("WHERE")) where = { expr: parseSqlExpressionAt(ts, PLAIN), pos: w.pos };
+    if (ts.acceptKeyword("WHERE")) where = { expr: parseSqlExpressionAt(ts, { ...PLAIN, subquery: () => this.query() }), pos: w.pos };
     let groupBy: SelectQuery["groupBy"];
     const g = ts.peek();
     if (ts.acceptKeyword("GROUP")) {
