@@ -388,8 +388,8 @@ class Parser {
       ts.expectOp(")");
       const filter = this.aggregateFilter();
       // COUNT(*) FILTER (WHERE c) counts the rows where c is TRUE: COUNT(CASE WHEN c THEN 1 END)
-      if (filter !== undefined) return { kind: "Agg", fn: "COUNT", args: [callNode("if", [filter, literal(1), literal(null)])], distinct: false };
-      return { kind: "Agg", fn: "COUNT", args: [], distinct: false };
+      if (filter !== undefined) return this.over({ kind: "Agg", fn: "COUNT", args: [callNode("if", [filter, literal(1), literal(null)])], distinct: false });
+      return this.over({ kind: "Agg", fn: "COUNT", args: [], distinct: false });
     }
     const distinct = ts.acceptKeyword("DISTINCT");
     if (!distinct) ts.acceptKeyword("ALL");
@@ -398,7 +398,57 @@ class Parser {
     const filter = this.aggregateFilter();
     // every built-in aggregate skips NULL arguments, so `AGG(x) FILTER (WHERE c)` is `AGG(CASE WHEN c THEN x END)`
     if (filter !== undefined) args = [callNode("if", [filter, args[0]!, literal(null)])];
-    return { kind: "Agg", fn: name, args, distinct };
+    return this.over({ kind: "Agg", fn: name, args, distinct });
+  }
+
+  /**
+   * `agg OVER ([PARTITION BY a, ...] ORDER BY o [ASC|DESC] [ROWS|RANGE frame])` after an aggregate call: kept as
+   * `$OVER(agg, $partitionBy(...), $orderBy(...), $frame(mode, preceding))` for the statement binder, which plans
+   * it as the Table API's over window. `preceding` is `$unbounded`, a row count or an interval; the frame ends at
+   * the current row (the only end Flink supports in streaming). Without a frame: RANGE UNBOUNDED PRECEDING.
+   */
+  private over(agg: ExprNode): ExprNode {
+    const ts = this.ts;
+    if (!ts.isKeyword("OVER")) return agg;
+    const at = ts.next();
+    if (!ts.isOp("(")) ts.fail("expected ( after OVER: named windows (OVER w) are not supported; write the window in parentheses");
+    ts.next();
+    const partition: ExprNode[] = [];
+    if (ts.acceptKeyword("PARTITION")) {
+      ts.expectKeyword("BY");
+      do partition.push(this.expression()); while (ts.acceptOp(","));
+    }
+    const order: ExprNode[] = [];
+    if (ts.acceptKeyword("ORDER")) {
+      ts.expectKeyword("BY");
+      do {
+        const expr = this.expression();
+        let ascending = true;
+        if (ts.acceptKeyword("DESC")) ascending = false;
+        else ts.acceptKeyword("ASC");
+        order.push({ kind: "Sort", ascending, nullsFirst: undefined, expr });
+      } while (ts.acceptOp(","));
+    }
+    let mode = "RANGE";
+    let preceding: ExprNode = callNode("$unbounded", []);
+    if (ts.isKeyword("ROWS") || ts.isKeyword("RANGE")) {
+      mode = ts.next().text.toUpperCase();
+      const between = ts.acceptKeyword("BETWEEN");
+      if (ts.acceptKeyword("CURRENT")) {
+        ts.expectKeyword("ROW");
+        preceding = callNode("$current", []);
+      } else {
+        preceding = ts.acceptKeyword("UNBOUNDED") ? callNode("$unbounded", []) : this.additive();
+        ts.expectKeyword("PRECEDING");
+      }
+      if (between) {
+        ts.expectKeyword("AND");
+        if (!ts.acceptKeyword("CURRENT")) ts.fail("expected CURRENT ROW: an OVER frame ends at the current row (FOLLOWING bounds are not supported in streaming)");
+        ts.expectKeyword("ROW");
+      }
+    }
+    ts.expectOp(")");
+    return { kind: "Call", fn: "$OVER", args: [agg, callNode("$partitionBy", partition), callNode("$orderBy", order), callNode("$frame", [literal(mode), preceding])], pos: at.pos } as ExprNode;
   }
 
   /** `FILTER (WHERE condition)` after an aggregate call: the condition (which may not call aggregates), or undefined. */

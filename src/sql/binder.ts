@@ -22,6 +22,8 @@ import type { PlanNode } from "../plan/nodes.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { Table as TableClass } from "../table/table.js";
 import { GroupWindow, type GroupWindowDefinition } from "../table/windows/group-windows.js";
+import { OverWindow } from "../table/windows/over-windows.js";
+import { OVER_ALIAS, containsOver, overWindowOf } from "./over.js";
 import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "./window-tvf.js";
 
@@ -50,7 +52,7 @@ type Untyped = {
   intersectAll(other: AnyTable): AnyTable;
   minus(other: AnyTable): AnyTable;
   minusAll(other: AnyTable): AnyTable;
-  window(w: GroupWindow): { groupBy(...keys: Expression<unknown>[]): { select(...fields: Expression<unknown>[]): AnyTable } };
+  window(w: GroupWindow | OverWindow): { groupBy(...keys: Expression<unknown>[]): { select(...fields: Expression<unknown>[]): AnyTable }; select(...fields: Expression<unknown>[]): AnyTable };
 };
 
 /** A window aggregate's FROM: the TVF's input table, its window as a group window named WINDOW_ALIAS, and SESSION's partition. */
@@ -207,7 +209,14 @@ export class Binder {
     const items = this.expandStars(q, sources);
     const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
     const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
-    if (grouped) {
+    if (exprs.some((e) => containsOver(e.node))) {
+      if (q.groupBy !== undefined || q.having !== undefined) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, (q.groupBy ?? q.having)!.pos)}: OVER aggregates cannot be combined with GROUP BY or HAVING in one SELECT; aggregate in a subquery first`);
+      }
+      const input = t;
+      const { window, items: overItems } = this.at(q.pos, () => overWindowOf(exprs.map((e) => e.node)));
+      t = this.at(q.pos, () => untyped(input).window(new OverWindow(window)).select(...overItems.map((e) => new Expression(e))));
+    } else if (grouped) {
       t = this.grouped(q, t, sources, items, exprs, windowed);
     } else if (q.items !== undefined) {
       t = this.project(t, items, exprs, q.pos);
@@ -826,7 +835,7 @@ const nodeToStringSafe = (e: ExprNode): string => (e.kind === "Column" ? e.name 
 function containsAgg(e: ExprNode): boolean {
   switch (e.kind) {
     case "Agg": return true;
-    case "Call": return e.args.some(containsAgg);
+    case "Call": return e.fn !== "$OVER" && e.args.some(containsAgg);
     case "Alias": case "Sort": case "Argument": return containsAgg(e.expr);
     default: return false;
   }
