@@ -96,7 +96,11 @@ export interface SelectQuery {
   readonly items: readonly SelectItem[] | undefined;
   readonly from: FromItem;
   readonly where: { readonly expr: ExprNode; readonly pos: number } | undefined;
-  readonly groupBy: { readonly exprs: readonly ExprNode[]; readonly pos: number } | undefined;
+  /**
+   * `exprs`: every grouping expression once. `sets`: with GROUPING SETS / ROLLUP / CUBE, the grouping sets as
+   * positions in `exprs` (`GROUP BY ROLLUP(a, b)` is [[0, 1], [0], []]); undefined for a plain GROUP BY.
+   */
+  readonly groupBy: { readonly exprs: readonly ExprNode[]; readonly pos: number; readonly sets?: readonly (readonly number[])[] } | undefined;
   readonly having: { readonly expr: ExprNode; readonly pos: number } | undefined;
 }
 

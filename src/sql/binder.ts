@@ -216,6 +216,9 @@ export class Binder {
       const input = t;
       const { window, items: overItems } = this.at(q.pos, () => overWindowOf(exprs.map((e) => e.node)));
       t = this.at(q.pos, () => untyped(input).window(new OverWindow(window)).select(...overItems.map((e) => new Expression(e))));
+    } else if (grouped && q.groupBy?.sets !== undefined) {
+      if (windowed !== undefined) throw new ValidationError(`SQL validation failed. ${location(this.src, q.groupBy.pos)}: GROUPING SETS, ROLLUP and CUBE are not supported in a window aggregate`);
+      t = this.groupingSets(q, t, sources, items, exprs);
     } else if (grouped) {
       t = this.grouped(q, t, sources, items, exprs, windowed);
     } else if (q.items !== undefined) {
@@ -326,11 +329,12 @@ export class Binder {
   }
 
   /** GROUP BY / HAVING / aggregates: Table.groupBy(...).select(...); HAVING is a hidden aggregate column filtered and dropped. */
-  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], given: Expression<unknown>[], windowed?: WindowSource): AnyTable {
+  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], given: Expression<unknown>[],
+    windowed?: WindowSource, resolved?: { keys: readonly ExprNode[]; having: ExprNode | undefined }): AnyTable {
     const g = q.groupBy;
-    let keys = (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
+    let keys = resolved !== undefined ? resolved.keys.map((k) => new Expression(k)) : (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
     const having = q.having;
-    let havingNode = having === undefined ? undefined : this.resolve(having.expr, sources, having.pos);
+    let havingNode = resolved !== undefined ? resolved.having : having === undefined ? undefined : this.resolve(having.expr, sources, having.pos);
     let exprs = given;
     if (windowed !== undefined) {
       // GROUP BY window_start, window_end, k: the window is the group window, window columns its properties
@@ -382,6 +386,46 @@ export class Binder {
       case "Lateral": case "Table":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
     }
+  }
+
+  /**
+   * `GROUP BY GROUPING SETS (...)` / `ROLLUP(...)` / `CUBE(...)`: one group aggregate per grouping set, their rows
+   * unioned (UNION ALL). In a set's rows the grouping expressions outside the set are NULL, and `GROUPING(a)` /
+   * `GROUPING_ID(a, b, ...)` are the set's constants (1 for a grouping expression that is not in the set; GROUPING_ID
+   * reads the bits with the first argument highest), as in Flink.
+   */
+  private groupingSets(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], exprs: Expression<unknown>[]): AnyTable {
+    const g = q.groupBy!;
+    const keys = g.exprs.map((k) => this.resolve(k, sources, g.pos));
+    const schema = input.getResolvedSchema();
+    const pc = this.env.planContext();
+    const keyTypes = keys.map((k) => this.at(g.pos, () => typeOf(k, schema, pc)));
+    const keyJson = keys.map((k) => JSON.stringify(k));
+    const havingNode = q.having === undefined ? undefined : this.resolve(q.having.expr, sources, q.having.pos);
+    const branches = g.sets!.map((set) => {
+      const rewrite = (e: ExprNode): ExprNode => {
+        const i = keyJson.indexOf(JSON.stringify(e));
+        if (i >= 0) return set.includes(i) ? e : { kind: "Literal", value: null, type: keyTypes[i]!.nullable() };
+        switch (e.kind) {
+          case "Call": {
+            const fn = e.udf === undefined ? e.fn.toUpperCase() : "";
+            if (fn !== "GROUPING" && fn !== "GROUPING_ID") return { ...e, args: e.args.map(rewrite) };
+            let id = 0;
+            for (const a of e.args) {
+              const k = keyJson.indexOf(JSON.stringify(a));
+              if (k < 0) throw new ValidationError(`SQL validation failed. ${location(this.src, g.pos)}: the arguments of ${fn} must be grouping expressions, got ${JSON.stringify(a)}`);
+              id = id * 2 + (set.includes(k) ? 0 : 1);
+            }
+            return { kind: "Literal", value: id, type: DataTypes.BIGINT().notNull() };
+          }
+          case "Alias": return { ...e, expr: rewrite(e.expr) };
+          default: return e;
+        }
+      };
+      const branchExprs = exprs.map((e) => new Expression(rewrite(e.node)));
+      return this.grouped(q, input, sources, items, branchExprs, undefined, { keys: set.map((i) => keys[i]!), having: havingNode === undefined ? undefined : rewrite(havingNode) });
+    });
+    return branches.reduce((a, b) => this.at(g.pos, () => untyped(a).unionAll(b)));
   }
 
   /**

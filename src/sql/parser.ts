@@ -322,14 +322,64 @@ class StatementParser {
     const g = ts.peek();
     if (ts.acceptKeyword("GROUP")) {
       ts.expectKeyword("BY");
-      const exprs = [parseSqlExpressionAt(ts, PLAIN)];
-      while (ts.acceptOp(",")) exprs.push(parseSqlExpressionAt(ts, PLAIN));
-      groupBy = { exprs, pos: g.pos };
+      groupBy = { ...this.groupingElements(), pos: g.pos };
     }
     let having: SelectQuery["having"];
     const h = ts.peek();
     if (ts.acceptKeyword("HAVING")) having = { expr: parseSqlExpressionAt(ts, ITEM), pos: h.pos };
     return { kind: "Select", pos: start.pos, distinct, items, from, where, groupBy, having };
+  }
+
+  /**
+   * `GROUP BY` elements: expressions, `GROUPING SETS ((a, b), (a), ())`, `ROLLUP(a, b)`, `CUBE(a, b)`; several
+   * elements combine as the cross product of their sets (SQL's rule). Plain expressions only: `sets` undefined.
+   */
+  private groupingElements(): { exprs: ReturnType<typeof parseSqlExpressionAt>[]; sets?: number[][] } {
+    const ts = this.ts;
+    const exprs: ReturnType<typeof parseSqlExpressionAt>[] = [];
+    const indexOf = (e: ReturnType<typeof parseSqlExpressionAt>): number => {
+      const key = JSON.stringify(e, (k, v) => (k === "pos" ? undefined : v));
+      const at = exprs.findIndex((x) => JSON.stringify(x, (k, v) => (k === "pos" ? undefined : v)) === key);
+      if (at >= 0) return at;
+      exprs.push(e);
+      return exprs.length - 1;
+    };
+    const list = (): number[] => {
+      ts.expectOp("(");
+      const out: number[] = [];
+      if (ts.acceptOp(")")) return out;
+      do out.push(indexOf(parseSqlExpressionAt(ts, PLAIN))); while (ts.acceptOp(","));
+      ts.expectOp(")");
+      return out;
+    };
+    let sets: number[][] = [[]];
+    let grouping = false;
+    do {
+      let element: number[][];
+      if (ts.isKeyword("GROUPING") && ts.isKeyword("SETS", 1)) {
+        ts.next(); ts.next();
+        grouping = true;
+        ts.expectOp("(");
+        element = [];
+        do element.push(ts.isOp("(") ? list() : [indexOf(parseSqlExpressionAt(ts, PLAIN))]); while (ts.acceptOp(","));
+        ts.expectOp(")");
+      } else if ((ts.isKeyword("ROLLUP") || ts.isKeyword("CUBE")) && ts.isOp("(", 1)) {
+        const cube = ts.next().text.toUpperCase() === "CUBE";
+        grouping = true;
+        const keys = list();
+        element = cube
+          ? Array.from({ length: 1 << keys.length }, (_, m) => keys.filter((_, i) => (m & (1 << (keys.length - 1 - i))) === 0))
+          : keys.map((_, i) => keys.slice(0, keys.length - i)).concat([[]]);
+      } else if (ts.isOp("(") && ts.isOp(")", 1)) {
+        ts.next(); ts.next();
+        element = [[]];
+        grouping = true;
+      } else {
+        element = [[indexOf(parseSqlExpressionAt(ts, PLAIN))]];
+      }
+      sets = sets.flatMap((s) => element.map((e) => [...s, ...e.filter((i) => !s.includes(i))]));
+    } while (ts.acceptOp(","));
+    return grouping ? { exprs, sets } : { exprs };
   }
 
   private selectItem(): SelectItem {

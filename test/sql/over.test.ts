@@ -7,7 +7,7 @@ const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingM
 const TYPE = DataTypes.ROW(DataTypes.FIELD("key", DataTypes.STRING()), DataTypes.FIELD("val", DataTypes.BIGINT()), DataTypes.FIELD("ts", DataTypes.BIGINT()));
 const APPEND = [Row.of("key1", 1, 100), Row.of("key1", 2, 200), Row.of("key1", 5, 500), Row.of("key1", 6, 600), Row.of("key2", 1, 100), Row.of("key2", 2, 200), Row.of("key1", 4, 400)];
 
-function env(rows: readonly Row[]) {
+function env(rows: readonly ReturnType<typeof Row.of>[]) {
   const e = streaming();
   e.createTemporaryView("source_t", e.fromValues(TYPE, ...rows) as never);
   return e;
