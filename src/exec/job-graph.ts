@@ -13,6 +13,7 @@ import { keyedStateTtl } from "./state-ttl.js";
 import { UnionOperator } from "./operators/union.js";
 import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
 import { SemiJoinOperator } from "./operators/join/semi-join.js";
+import { WindowRankOperator } from "./operators/window-rank.js";
 import { MaterializeOperator } from "./operators/materialize.js";
 import { relationalOperator } from "./operators/relational-operators.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
@@ -186,6 +187,12 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         const op = register(new SemiJoinOperator(node, settings.batch, resolveFunction));
         connect(build(node.left), op, 0);
         connect(build(node.right), op, 1);
+        em = op;
+        break;
+      }
+      case "WindowRank": {
+        const op = register(new WindowRankOperator(node));
+        connect(build(node.input), op, 0);
         em = op;
         break;
       }

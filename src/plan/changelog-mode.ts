@@ -170,9 +170,10 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = batch ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE] };
       break;
     }
+    case "WindowRank":
     case "WindowTableFunction":
       if (!isInsertOnly(deriveChangelogMode(node.input, batch, cache))) {
-        throw new ValidationError(`${node.window.type}(TABLE ...): a windowing table function needs an insert-only input, but its input produces updates ${modeToShortString(deriveChangelogMode(node.input, batch, cache))}`);
+        throw new ValidationError(`${node.kind === "WindowRank" ? "a window top-N" : `${node.window.type}(TABLE ...): a windowing table function`} needs an insert-only input, but its input produces updates ${modeToShortString(deriveChangelogMode(node.input, batch, cache))}`);
       }
       mode = INSERT_ONLY;
       break;

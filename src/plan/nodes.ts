@@ -18,6 +18,8 @@ import type { TableAggregateNode } from "./nodes/table-aggregate.js";
 import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 import type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
 import type { SemiJoinNode } from "./nodes/semi-join.js";
+import type { WindowRankNode } from "./nodes/window-rank.js";
+export type { WindowRankNode } from "./nodes/window-rank.js";
 export type { SemiJoinNode } from "./nodes/semi-join.js";
 export type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
 export type { StatementSetNode } from "./nodes/statement-set.js";
@@ -54,7 +56,8 @@ export type PlanNode =
   | DeduplicateNode
   | SetOpNode
   | WindowTableFunctionNode
-  | SemiJoinNode;
+  | SemiJoinNode
+  | WindowRankNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */

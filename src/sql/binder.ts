@@ -25,6 +25,7 @@ import { GroupWindow, type GroupWindowDefinition } from "../table/windows/group-
 import { OverWindow } from "../table/windows/over-windows.js";
 import { OVER_ALIAS, containsOver, overWindowOf } from "./over.js";
 import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
+import { windowRankNode } from "../plan/nodes/window-rank.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "./window-tvf.js";
 
 type AnyTable = Table<object>;
@@ -271,7 +272,10 @@ export class Binder {
     const key = order.length === 1 ? order[0]! : undefined;
     const input = t;
     let ranked: AnyTable;
-    if (start === 1 && end === 1 && !outerUsesRn && key !== undefined && timeOf(key.expr) !== undefined) {
+    const windowRank = this.windowRank(input, partition, order, start, end, outerUsesRn, pos);
+    if (windowRank !== undefined) {
+      ranked = windowRank;
+    } else if (start === 1 && end === 1 && !outerUsesRn && key !== undefined && timeOf(key.expr) !== undefined) {
       const keep = key.ascending ? "first" : "last";
       const rowtime = timeOf(key.expr) === "ROWTIME" ? new Expression(key.expr) : undefined;
       ranked = this.at(pos, () => untyped(input).deduplicate({
@@ -304,6 +308,30 @@ export class Binder {
     const projected = this.project(ranked, items, items.map((it) => new Expression(it.expr)), inner.pos);
     const outerWhere = rest.length === 0 ? undefined : { expr: rest.length === 1 ? rest[0]! : { kind: "Call", fn: "and", args: rest } as ExprNode, pos: q.where.pos };
     return this.select({ ...q, where: outerWhere }, { table: projected, sources: [sourceOf(projected, f.alias)] });
+  }
+
+  /**
+   * A ROW_NUMBER() partitioned by window_start and window_end over rows of a window table function or a window
+   * aggregate: Flink's window top-N (with rn = 1 ordered by time, its window deduplication), ranked once per window
+   * when the watermark passes the window's end (WindowRank node); undefined for any other partitioning.
+   */
+  private windowRank(input: AnyTable, partition: readonly ExprNode[], order: readonly Extract<ExprNode, { kind: "Sort" }>[],
+    start: number, end: number, withRowNumber: boolean, pos: number): AnyTable | undefined {
+    const isCol = (e: ExprNode, n: string) => e.kind === "Column" && e.name === n;
+    if (!partition.some((e) => isCol(e, "window_start")) || !partition.some((e) => isCol(e, "window_end"))) return undefined;
+    const node = (input as unknown as { node: PlanNode }).node;
+    if (!hasWindows(node)) return undefined;
+    const schema = input.getResolvedSchema();
+    const column = (e: ExprNode, what: string): number => {
+      if (e.kind !== "Column" || !schema.has(e.name)) throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: a window top-N ${what} must be a column, got ${JSON.stringify(e)}`);
+      return schema.indexOf(e.name);
+    };
+    const partitionKeys = partition.filter((e) => !isCol(e, "window_start") && !isCol(e, "window_end")).map((e) => column(e, "PARTITION BY key"));
+    const orderKeys = order.map((o) => ({ column: column(o.expr, "ORDER BY key"), ascending: o.ascending, nullsFirst: o.nullsFirst ?? o.ascending }));
+    return this.at(pos, () => new TableClass(this.env, windowRankNode({
+      input: node, windowStart: schema.indexOf("window_start"), windowEnd: schema.indexOf("window_end"), partitionKeys, orderKeys,
+      offset: start - 1, fetch: end - start + 1, ...(withRowNumber ? { rowNumber: "$rn" } : {}),
+    })) as AnyTable);
   }
 
   /** `*` and `t.*` as the columns they stand for. */
@@ -866,6 +894,13 @@ function sourceOf(t: AnyTable, qualifier: string | undefined): Source {
 function allColumns(sources: readonly Source[], qualifier: string | undefined, pos: number): StarredItem[] {
   return sources.filter((s) => qualifier === undefined || s.qualifier === qualifier)
     .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
+}
+
+/** Whether the rows of `node` carry windows: a window TVF or a window aggregate under projections and filters. */
+function hasWindows(node: PlanNode): boolean {
+  let n = node;
+  while (n.kind === "Project" || n.kind === "Filter") n = n.input;
+  return n.kind === "WindowTableFunction" || n.kind === "WindowAggregate";
 }
 
 /** `x IN (SELECT ...)`, `EXISTS (...)` or their negations: a WHERE conjunct planned as a semi / anti join. */
