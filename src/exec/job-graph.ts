@@ -14,6 +14,7 @@ import { UnionOperator } from "./operators/union.js";
 import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
 import { SemiJoinOperator } from "./operators/join/semi-join.js";
 import { WindowRankOperator } from "./operators/window-rank.js";
+import { WindowJoinOperator } from "./operators/join/window-join.js";
 import { MaterializeOperator } from "./operators/materialize.js";
 import { relationalOperator } from "./operators/relational-operators.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
@@ -185,6 +186,13 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       }
       case "SemiJoin": {
         const op = register(new SemiJoinOperator(node, settings.batch, resolveFunction));
+        connect(build(node.left), op, 0);
+        connect(build(node.right), op, 1);
+        em = op;
+        break;
+      }
+      case "WindowJoin": {
+        const op = register(new WindowJoinOperator(node, resolveFunction));
         connect(build(node.left), op, 0);
         connect(build(node.right), op, 1);
         em = op;

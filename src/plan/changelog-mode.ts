@@ -203,6 +203,9 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = kinds.size === 1 ? INSERT_ONLY : { kinds: [...kinds].sort() };
       break;
     }
+    case "WindowJoin":
+      mode = appendOnlyJoinMode("a window join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)]);
+      break;
     case "IntervalJoin":
       mode = appendOnlyJoinMode("an interval join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)]);
       break;

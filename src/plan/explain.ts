@@ -64,6 +64,7 @@ function attributes(n: PlanNode): string {
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
     case "WindowRank": return `window=[${n.input.schema.names[n.windowStart]}, ${n.input.schema.names[n.windowEnd]}], partitionBy=[${n.partitionKeys.map((k) => n.input.schema.names[k]).join(", ")}], orderBy=[${sortKeysToString(n.orderKeys, n.input.schema)}], rankRange=[${n.offset + 1}..${n.offset + n.fetch}]${n.rowNumber === undefined ? "" : `, rowNumber=[${n.rowNumber}]`}`;
+    case "WindowJoin": return `joinType=[${n.joinType}], where=[${nodeToString(n.condition!)}]`;
     case "SemiJoin": return `joinType=[${n.anti ? "anti" : "semi"}]${n.condition === undefined ? "" : `, where=[${nodeToString(n.condition)}]`}`;
     case "Join": case "IntervalJoin": case "TemporalJoin": case "LookupJoin": return explainJoin(n);
     case "Sort":

@@ -19,6 +19,8 @@ import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 import type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
 import type { SemiJoinNode } from "./nodes/semi-join.js";
 import type { WindowRankNode } from "./nodes/window-rank.js";
+import type { WindowJoinNode } from "./nodes/window-join.js";
+export type { WindowJoinNode } from "./nodes/window-join.js";
 export type { WindowRankNode } from "./nodes/window-rank.js";
 export type { SemiJoinNode } from "./nodes/semi-join.js";
 export type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
@@ -57,7 +59,8 @@ export type PlanNode =
   | SetOpNode
   | WindowTableFunctionNode
   | SemiJoinNode
-  | WindowRankNode;
+  | WindowRankNode
+  | WindowJoinNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -249,6 +252,7 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "TemporalJoin":
     case "SetOp":
     case "SemiJoin":
+    case "WindowJoin":
       return [node.left, node.right];
     case "StatementSet":
       return node.sinks;

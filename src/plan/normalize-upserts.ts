@@ -119,6 +119,7 @@ function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNode {
     case "StatementSet":
       return Object.freeze({ ...node, id, sinks: inputs as typeof node.sinks });
     case "SemiJoin":
+    case "WindowJoin":
       return Object.freeze({ ...node, id, left: inputs[0]!, right: inputs[1]! });
     case "Values":
     case "SourceScan":

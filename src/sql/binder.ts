@@ -26,6 +26,7 @@ import { OverWindow } from "../table/windows/over-windows.js";
 import { OVER_ALIAS, containsOver, overWindowOf } from "./over.js";
 import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
 import { windowRankNode } from "../plan/nodes/window-rank.js";
+import { planWindowJoin } from "../plan/window-join-builder.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "./window-tvf.js";
 
 type AnyTable = Table<object>;
@@ -510,6 +511,11 @@ export class Binder {
     }
     const condition = correlated.length === 0 ? undefined : correlated.length === 1 ? correlated[0]! : { kind: "Call", fn: "and", args: correlated } as ExprNode;
     const pc = this.env.planContext();
+    const rightName = (n: string) => inner.find((x) => x.columns.has(n))?.columns.get(n) ?? n;
+    if (condition !== undefined && isWindowJoin(left, right, condition, rightName("window_start"), rightName("window_end"))) {
+      // EXISTS over the rows of the same windows: Flink's window semi / anti join
+      return this.at(s.pos, () => new TableClass(this.env, planWindowJoin(nodeOf(left), nodeOf(right), anti ? "ANTI" : "SEMI", condition, "window_end", rightName("window_end"), pc, what)) as AnyTable);
+    }
     return this.at(s.pos, () => new TableClass(this.env, planSemiJoin((left as unknown as { node: PlanNode }).node, (right as unknown as { node: PlanNode }).node, anti, condition, pc, what)) as AnyTable);
   }
 
@@ -609,6 +615,14 @@ export class Binder {
     const sources = [...left.sources, ...rightSources];
     const l = untyped(left.table);
     const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    if (on !== undefined && f.joinType !== "CROSS") {
+      const rightEnd = renames.get("window_end") ?? "window_end";
+      if (isWindowJoin(left.table, rightTable, on.node, renames.get("window_start") ?? "window_start", rightEnd)) {
+        const pc = this.env.planContext();
+        const joinType = f.joinType;
+        return { table: this.at(f.pos, () => new TableClass(this.env, planWindowJoin(nodeOf(left.table), nodeOf(rightTable), joinType, on.node, "window_end", rightEnd, pc, "window join")) as AnyTable), sources };
+      }
+    }
     const table = this.at(f.pos, () => {
       switch (f.joinType) {
         case "CROSS": return l.join(rightTable);
@@ -894,6 +908,21 @@ function sourceOf(t: AnyTable, qualifier: string | undefined): Source {
 function allColumns(sources: readonly Source[], qualifier: string | undefined, pos: number): StarredItem[] {
   return sources.filter((s) => qualifier === undefined || s.qualifier === qualifier)
     .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
+}
+
+const nodeOf = (t: AnyTable): PlanNode => (t as unknown as { node: PlanNode }).node;
+
+/**
+ * A join of two tables whose rows carry windows, on a condition with `window_start = <right window_start>` and
+ * `window_end = <right window_end>` among its AND-ed parts: Flink's window join.
+ */
+function isWindowJoin(left: AnyTable, right: AnyTable, condition: ExprNode, rightStart: string, rightEnd: string): boolean {
+  if (!hasWindows(nodeOf(left)) || !hasWindows(nodeOf(right))) return false;
+  const parts = splitAnd(condition);
+  const equates = (a: string, b: string) => parts.some((p) => p.kind === "Call" && p.fn === "equals" && p.args.length === 2
+    && p.args.every((x) => x.kind === "Column") && new Set(p.args.map((x) => (x as { name: string }).name)).size === 2
+    && p.args.some((x) => (x as { name: string }).name === a) && p.args.some((x) => (x as { name: string }).name === b));
+  return equates("window_start", rightStart) && equates("window_end", rightEnd);
 }
 
 /** Whether the rows of `node` carry windows: a window TVF or a window aggregate under projections and filters. */
