@@ -27,6 +27,7 @@ import { OVER_ALIAS, containsOver, overWindowOf } from "./over.js";
 import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
 import { windowRankNode } from "../plan/nodes/window-rank.js";
 import { planWindowJoin } from "../plan/window-join-builder.js";
+import { unnestFunction } from "./unnest.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "./window-tvf.js";
 
 type AnyTable = Table<object>;
@@ -412,6 +413,8 @@ export class Binder {
         return { table, sources: [sourceOf(table, f.alias)] };
       }
       case "Join": return this.join(f);
+      case "Unnest":
+        throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: UNNEST(...) must be the right side of a join: FROM t CROSS JOIN UNNEST(t.arr) AS u (x)`);
       case "Lateral": case "Table":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
     }
@@ -536,6 +539,31 @@ export class Binder {
     return { table, sources };
   }
 
+  /**
+   * `FROM t CROSS JOIN UNNEST(t.arr) AS u (x)` (also `, UNNEST(...)` and `LEFT JOIN UNNEST(...) ON TRUE`): a lateral
+   * join with a built-in table function emitting one row per element — an array of rows gives the rows' fields as
+   * columns, an array of other values one column, a map its `key` and `value` columns (Flink's UNNEST). A NULL or
+   * empty array gives no row (LEFT JOIN: the row padded with NULLs).
+   */
+  private unnestJoin(f: Extract<FromItem, { kind: "Join" }>, r: Extract<FromItem, { kind: "Unnest" }>): Bound {
+    if (f.joinType !== "CROSS" && f.joinType !== "INNER" && f.joinType !== "LEFT") {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: a ${f.joinType} JOIN with UNNEST is not supported; use CROSS JOIN or LEFT JOIN ... ON TRUE`);
+    }
+    const left = this.from(f.left);
+    const arg = this.resolve(r.expr, left.sources, r.pos);
+    const schema = left.table.getResolvedSchema();
+    const pc = this.env.planContext();
+    const type = this.at(r.pos, () => typeOf(arg, schema, pc));
+    const fn = this.at(r.pos, () => unnestFunction(type, r.columns, schema.names));
+    const added = fn.columns.map((c) => c.name);
+    const sources = [...left.sources, { qualifier: r.alias, columns: new Map(added.map((n, i) => [r.columns?.[i] ?? fn.columns[i]!.name, n])) }];
+    const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    const call = new Expression({ kind: "Call", fn: "$udf", args: [arg], udf: fn });
+    const l = untyped(left.table);
+    const table = this.at(f.pos, () => (f.joinType === "LEFT" ? l.leftOuterJoinLateral(call, on) : l.joinLateral(call, on)));
+    return { table, sources };
+  }
+
   /** `FROM TABLE(TUMBLE | HOP | CUMULATE(TABLE t, DESCRIPTOR(ts), ...))` on its own: a WindowTableFunction node over t. */
   private windowTableFunction(f: Extract<FromItem, { kind: "Call" }>): AnyTable {
     const call = this.windowCall(f);
@@ -598,6 +626,7 @@ export class Binder {
   private join(f: Extract<FromItem, { kind: "Join" }>): Bound {
     const r = f.right;
     if (r.kind === "Lateral" || (r.kind === "Table" && r.asOf !== undefined)) return this.lateralJoin(f, r);
+    if (r.kind === "Unnest") return this.unnestJoin(f, r);
     const left = this.from(f.left);
     const right = this.from(f.right);
     const taken = new Set(left.table.getResolvedSchema().names);

@@ -463,6 +463,15 @@ class StatementParser {
       ts.expectOp(")");
       return { ...call, alias: this.alias() };
     }
+    if (ts.isKeyword("UNNEST") && ts.isOp("(", 1)) {
+      ts.next(); ts.next();
+      const expr = parseSqlExpressionAt(ts, PLAIN);
+      ts.expectOp(")");
+      if (ts.isKeyword("WITH") && ts.isKeyword("ORDINALITY", 1)) ts.raise(`UNNEST ... WITH ORDINALITY ${NOT_SUPPORTED}`, ts.peek());
+      const alias = this.alias();
+      const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
+      return { kind: "Unnest", expr, pos: t.pos, alias, columns };
+    }
     if (ts.acceptKeyword("LATERAL")) {
       ts.expectKeyword("TABLE");
       ts.expectOp("(");
