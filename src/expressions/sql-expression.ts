@@ -641,7 +641,8 @@ function numberLiteral(text: string): ExprNode {
   if (text.includes(".")) {
     // exact numeric literal: DECIMAL(p, s) as in Flink
     const d = new Decimal(text);
-    const scale = Math.max(0, d.decimalPlaces());
+    // the scale is the digits written after the point: 123.450 is DECIMAL(6, 3), as Calcite reads it
+    const scale = text.length - text.indexOf(".") - 1;
     const intDigits = d.abs().truncated().isZero() ? 1 : d.abs().truncated().toFixed(0).length;
     return literal(d, new DataType("DECIMAL", false, { precision: Math.min(38, intDigits + scale), scale }));
   }
