@@ -1,7 +1,8 @@
 import { DataType } from "../../types/data-type.js";
 import { ValidationError } from "../../types/errors.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 import { type SortKey, checkCount, checkKeys } from "./sort.js";
 
 /**

@@ -1,7 +1,8 @@
 import { ValidationError } from "../../types/errors.js";
 import { DataType } from "../../types/data-type.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /** The windows a windowing table function assigns; times in milliseconds, aligned to the epoch. */
 export interface WindowAssignment {

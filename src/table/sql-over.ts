@@ -1,6 +1,6 @@
 import { type ExprNode, callNode, col, literal } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
-import type { OverWindowDefinition } from "../table/windows/over-windows.js";
+import type { OverWindowDefinition } from "./windows/over-windows.js";
 
 /** The name the SQL binder gives the one over window of a SELECT. */
 export const OVER_ALIAS = "$over";
