@@ -11,6 +11,10 @@ import { processOperator } from "./operators/ptf/register.js";
 import { relationalOperator } from "./operators/relational-operators.js";
 import { UnionOperator } from "./operators/union.js";
 import { windowOperator } from "./operators/window-operators.js";
+import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
+import { WindowRankOperator } from "./operators/window-rank.js";
+import { SemiJoinOperator } from "./operators/join/semi-join.js";
+import { WindowJoinOperator } from "./operators/join/window-join.js";
 import { ValuesReader } from "./sources/values-reader.js";
 import { keyedStateTtl } from "./state-ttl.js";
 import { miniBatchOf } from "./aggregates/mini-batch.js";
@@ -80,6 +84,28 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   Process: processOperator,
   Correlate: correlateOperator,
   TableAggregate: tableAggregateOperator,
+  WindowTableFunction: (node, ctx, build) => {
+    const op = ctx.register(new WindowTableFunctionOperator(node));
+    connect(build(node.input), op, 0);
+    return op;
+  },
+  WindowRank: (node, ctx, build) => {
+    const op = ctx.register(new WindowRankOperator(node));
+    connect(build(node.input), op, 0);
+    return op;
+  },
+  SemiJoin: (node, ctx, build) => {
+    const op = ctx.register(new SemiJoinOperator(node, ctx.settings.batch, ctx.resolveFunction));
+    connect(build(node.left), op, 0);
+    connect(build(node.right), op, 1);
+    return op;
+  },
+  WindowJoin: (node, ctx, build) => {
+    const op = ctx.register(new WindowJoinOperator(node, ctx.resolveFunction));
+    connect(build(node.left), op, 0);
+    connect(build(node.right), op, 1);
+    return op;
+  },
 };
 
 /** Operators that emit a projection of their output themselves (see `ProjectionFuser`). */

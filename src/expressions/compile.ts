@@ -5,6 +5,7 @@ import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { coerceValue, inferType } from "../types/values.js";
 import { castFunction, isIdentityCast } from "./cast.js";
 import { type BuiltinCompile, builtin } from "./builtin-function.js";
+import { COMPARISONS } from "./compile-logic.js";
 import { BUILTINS } from "./builtins.js";
 import { type Compiled, arity, isNullType, nullSafe } from "./compile-support.js";
 import { checkExpressionDepth } from "./depth.js";
@@ -185,11 +186,39 @@ function compileCall(node: CallNode, ctx: CodegenContext): Compiled {
 function compileCallNode(node: CallNode, ctx: CodegenContext): Compiled {
   if (node.fn === "cast" || node.fn === "tryCast") return compileCast(node, ctx);
   const args = node.args.map((a) => compileExpr(a, ctx));
+  if (node.udf === undefined && (COMPARISONS.includes(node.fn) || node.fn === "between" || node.fn === "notBetween" || node.fn === "in")) {
+    coerceTemporalLiterals(node, args, ctx);
+  }
   const handler = node.udf === undefined ? HANDLERS.get(node.fn) : undefined;
   if (handler) return handler(node, args, ctx);
   const resolved = ctx.resolveFunction?.(node.fn, args, ctx, node);
   if (resolved) return resolved;
   throw new ValidationError(`unknown function '${node.fn}' in ${nodeToString(node)}`);
+}
+
+const TEMPORAL = new Set(["TIMESTAMP", "TIMESTAMP_LTZ", "TIME"]);
+
+/**
+ * Flink's implicit cast in comparisons: a string literal compared with a TIMESTAMP, TIMESTAMP_LTZ or TIME operand
+ * (`ts = '2020-01-01 10:00:00'`, `ts BETWEEN '...' AND '...'`, `ts IN ('...')`) is read as a value of that type
+ * once, when the expression is compiled; a literal that is no such value is a ValidationError naming it.
+ * (Numbers and strings are not compared: Flink rejects `1 = '1'`.) Replaces entries of `args` in place.
+ */
+function coerceTemporalLiterals(node: CallNode, args: Compiled[], ctx: CodegenContext): void {
+  const target = args.find((a) => TEMPORAL.has(a.type.root));
+  if (target === undefined) return;
+  node.args.forEach((a, i) => {
+    if (a.kind !== "Literal" || typeof a.value !== "string" || (a.type !== undefined && a.type.root !== "VARCHAR" && a.type.root !== "CHAR")) return;
+    if (!(args[i]!.type.root === "CHAR" || args[i]!.type.root === "VARCHAR")) return;
+    const to = target.type.withNullability(false).withTimeAttribute(undefined);
+    let value: unknown;
+    try {
+      value = castFunction(args[i]!.type, to, `\`${nodeToString(node)}\``, false)(a.value);
+    } catch (e) {
+      throw new ValidationError(`'${a.value}' in ${nodeToString(node)} is not a ${to} value: ${(e as Error).message}`, { cause: e });
+    }
+    args[i] = { type: to, src: ctx.constant(value) };
+  });
 }
 
 /**

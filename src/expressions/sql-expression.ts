@@ -41,7 +41,27 @@ export interface SqlExpressionOptions {
   readonly aggregates?: boolean;
   /** Accept `t.col`: the column node's `qualifier` is `t` (the statement binder resolves it). */
   readonly qualified?: boolean;
+  /**
+   * Parses a query after `IN (` or `EXISTS (` (the statement parser's): with it, `x [NOT] IN (SELECT ...)` and
+   * `[NOT] EXISTS (SELECT ...)` become a `$subquery` call node carrying the parsed query (see SubqueryCall).
+   */
+  readonly subquery?: (ts: TokenStream) => unknown;
 }
+
+/**
+ * `x IN (SELECT ...)` (`mode` "IN", args [x]) or `EXISTS (SELECT ...)` (`mode` "EXISTS", no args), as the
+ * expression parser leaves it for the statement binder, which plans it as a semi join (NOT ...: an anti join).
+ */
+export interface SubqueryCall {
+  readonly kind: "Call";
+  readonly fn: "$subquery";
+  readonly args: readonly ExprNode[];
+  readonly mode: "IN" | "EXISTS";
+  readonly query: unknown;
+  readonly pos: number;
+}
+
+const startsQuery = (ts: TokenStream): boolean => ts.isKeyword("SELECT") || ts.isKeyword("WITH") || ts.isKeyword("VALUES");
 
 /** SQL function names mapped onto built-in expression functions (same argument order): the entries' SQL spellings. */
 const SQL_FUNCTIONS = SQL_BUILTINS;
@@ -150,6 +170,12 @@ class Parser {
     }
     if (ts.acceptKeyword("IN")) {
       ts.expectOp("(");
+      if (this.options.subquery !== undefined && startsQuery(ts)) {
+        const query = this.options.subquery(ts);
+        ts.expectOp(")");
+        const e = { kind: "Call", fn: "$subquery", args: [left], mode: "IN", query, pos: t.pos } as SubqueryCall as ExprNode;
+        return negated ? callNode("not", [e]) : e;
+      }
       const list = this.list();
       const e = callNode("in", [left, ...list]);
       return negated ? callNode("not", [e]) : e;
@@ -248,6 +274,15 @@ class Parser {
       case "FALSE": ts.next(); return literal(false);
       case "NULL": ts.next(); return literal(null);
       case "CASE": ts.next(); return this.caseExpr();
+      case "EXISTS":
+        if (this.options.subquery !== undefined && ts.isOp("(", 1)) {
+          ts.next(); ts.next();
+          if (!startsQuery(ts)) ts.fail("expected a query (SELECT ...) after EXISTS (");
+          const query = this.options.subquery(ts);
+          ts.expectOp(")");
+          return { kind: "Call", fn: "$subquery", args: [], mode: "EXISTS", query, pos: t.pos } as SubqueryCall as ExprNode;
+        }
+        break;
       case "INTERVAL": ts.next(); return this.interval();
       case "DATE": case "TIME": case "TIMESTAMP":
         if (ts.peek(1).kind === "string") { ts.next(); return this.typedLiteral(word); }
@@ -327,13 +362,81 @@ class Parser {
     const ts = this.ts;
     if (name === "COUNT" && ts.acceptOp("*")) {
       ts.expectOp(")");
-      return { kind: "Agg", fn: "COUNT", args: [], distinct: false };
+      const filter = this.aggregateFilter();
+      // COUNT(*) FILTER (WHERE c) counts the rows where c is TRUE: COUNT(CASE WHEN c THEN 1 END)
+      if (filter !== undefined) return this.over({ kind: "Agg", fn: "COUNT", args: [callNode("if", [filter, literal(1), literal(null)])], distinct: false });
+      return this.over({ kind: "Agg", fn: "COUNT", args: [], distinct: false });
     }
     const distinct = ts.acceptKeyword("DISTINCT");
     if (!distinct) ts.acceptKeyword("ALL");
-    const args = this.list();
+    let args = this.list();
     if (args.length !== 1) ts.fail(`${name} expects 1 argument, got ${args.length}`, at);
-    return { kind: "Agg", fn: name, args, distinct };
+    const filter = this.aggregateFilter();
+    // every built-in aggregate skips NULL arguments, so `AGG(x) FILTER (WHERE c)` is `AGG(CASE WHEN c THEN x END)`
+    if (filter !== undefined) args = [callNode("if", [filter, args[0]!, literal(null)])];
+    return this.over({ kind: "Agg", fn: name, args, distinct });
+  }
+
+  /**
+   * `agg OVER ([PARTITION BY a, ...] ORDER BY o [ASC|DESC] [ROWS|RANGE frame])` after an aggregate call: kept as
+   * `$OVER(agg, $partitionBy(...), $orderBy(...), $frame(mode, preceding))` for the statement binder, which plans
+   * it as the Table API's over window. `preceding` is `$unbounded`, a row count or an interval; the frame ends at
+   * the current row (the only end Flink supports in streaming). Without a frame: RANGE UNBOUNDED PRECEDING.
+   */
+  private over(agg: ExprNode): ExprNode {
+    const ts = this.ts;
+    if (!ts.isKeyword("OVER")) return agg;
+    const at = ts.next();
+    if (!ts.isOp("(")) ts.fail("expected ( after OVER: named windows (OVER w) are not supported; write the window in parentheses");
+    ts.next();
+    const partition: ExprNode[] = [];
+    if (ts.acceptKeyword("PARTITION")) {
+      ts.expectKeyword("BY");
+      do partition.push(this.expression()); while (ts.acceptOp(","));
+    }
+    const order: ExprNode[] = [];
+    if (ts.acceptKeyword("ORDER")) {
+      ts.expectKeyword("BY");
+      do {
+        const expr = this.expression();
+        let ascending = true;
+        if (ts.acceptKeyword("DESC")) ascending = false;
+        else ts.acceptKeyword("ASC");
+        order.push({ kind: "Sort", ascending, nullsFirst: undefined, expr });
+      } while (ts.acceptOp(","));
+    }
+    let mode = "RANGE";
+    let preceding: ExprNode = callNode("$unbounded", []);
+    if (ts.isKeyword("ROWS") || ts.isKeyword("RANGE")) {
+      mode = ts.next().text.toUpperCase();
+      const between = ts.acceptKeyword("BETWEEN");
+      if (ts.acceptKeyword("CURRENT")) {
+        ts.expectKeyword("ROW");
+        preceding = callNode("$current", []);
+      } else {
+        preceding = ts.acceptKeyword("UNBOUNDED") ? callNode("$unbounded", []) : this.additive();
+        ts.expectKeyword("PRECEDING");
+      }
+      if (between) {
+        ts.expectKeyword("AND");
+        if (!ts.acceptKeyword("CURRENT")) ts.fail("expected CURRENT ROW: an OVER frame ends at the current row (FOLLOWING bounds are not supported in streaming)");
+        ts.expectKeyword("ROW");
+      }
+    }
+    ts.expectOp(")");
+    return { kind: "Call", fn: "$OVER", args: [agg, callNode("$partitionBy", partition), callNode("$orderBy", order), callNode("$frame", [literal(mode), preceding])], pos: at.pos } as ExprNode;
+  }
+
+  /** `FILTER (WHERE condition)` after an aggregate call: the condition (which may not call aggregates), or undefined. */
+  private aggregateFilter(): ExprNode | undefined {
+    const ts = this.ts;
+    if (!(ts.isKeyword("FILTER") && ts.isOp("(", 1))) return undefined;
+    ts.next();
+    ts.next();
+    ts.expectKeyword("WHERE");
+    const cond = new Parser(ts, { qualified: this.options.qualified }).expression();
+    ts.expectOp(")");
+    return cond;
   }
 
   private call(name: string, at: ReturnType<TokenStream["peek"]>): ExprNode {
@@ -514,7 +617,8 @@ function numberLiteral(text: string): ExprNode {
   if (text.includes(".")) {
     // exact numeric literal: DECIMAL(p, s) as in Flink
     const d = new Decimal(text);
-    const scale = Math.max(0, d.decimalPlaces());
+    // the scale is the digits written after the point: 123.450 is DECIMAL(6, 3), as Calcite reads it
+    const scale = text.length - text.indexOf(".") - 1;
     const intDigits = d.abs().truncated().isZero() ? 1 : d.abs().truncated().toFixed(0).length;
     return literal(d, new DataType("DECIMAL", false, { precision: Math.min(38, intDigits + scale), scale }));
   }

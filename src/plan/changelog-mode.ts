@@ -164,6 +164,13 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = batch ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE] };
       break;
     }
+    case "WindowRank":
+    case "WindowTableFunction":
+      if (!isInsertOnly(deriveChangelogMode(node.input, batch, cache))) {
+        throw new ValidationError(`${node.kind === "WindowRank" ? "a window top-N" : `${node.window.type}(TABLE ...): a windowing table function`} needs an insert-only input, but its input produces updates ${modeToShortString(deriveChangelogMode(node.input, batch, cache))}`);
+      }
+      mode = INSERT_ONLY;
+      break;
     case "WindowAggregate":
       mode = INSERT_ONLY; // one final row per window (the input is insert-only, checked when planned)
       break;
@@ -177,6 +184,21 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     }
     case "Join":
       mode = regularJoinMode(node.joinType, deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache), batch);
+      break;
+    case "SemiJoin": {
+      // the left rows pass with their kinds; a right change adds (semi) or removes (anti) left rows: +I / -D
+      const left = deriveChangelogMode(node.left, batch, cache);
+      const right = deriveChangelogMode(node.right, batch, cache);
+      requireRetractions(node.anti ? "an anti join" : "a semi join", left);
+      requireRetractions(node.anti ? "an anti join" : "a semi join", right);
+      if (batch) { mode = INSERT_ONLY; break; }
+      const kinds = new Set<Kind>([Kind.INSERT, ...left.kinds]);
+      if (node.anti || !isInsertOnly(right)) kinds.add(Kind.DELETE);
+      mode = kinds.size === 1 ? INSERT_ONLY : { kinds: [...kinds].sort() };
+      break;
+    }
+    case "WindowJoin":
+      mode = appendOnlyJoinMode("a window join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)]);
       break;
     case "IntervalJoin":
       mode = appendOnlyJoinMode("an interval join", [deriveChangelogMode(node.left, batch, cache), deriveChangelogMode(node.right, batch, cache)]);

@@ -3,6 +3,7 @@ import { type ChangelogMode, deriveChangelogMode, modeToShortString } from "./ch
 import { type PlanNode, inputsOf } from "./nodes.js";
 import { explainJoin } from "./join-explain.js";
 import { explainRelational } from "./relational-explain.js";
+import { sortKeysToString } from "./nodes/sort.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
 
 /**
@@ -58,9 +59,13 @@ function attributes(n: PlanNode): string {
     case "Distinct": return "";
     case "Union": return "all=[true]";
     case "WindowAggregate": return explainWindowAggregate(n);
+    case "WindowTableFunction": return `window=[${n.window.type}(time_col=[${n.window.timeColumn}], ${n.window.step === undefined ? "" : `${n.window.type === "HOP" ? "slide" : "step"}=[${n.window.step}ms], `}size=[${n.window.size}ms])]`;
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;
+    case "WindowRank": return `window=[${n.input.schema.names[n.windowStart]}, ${n.input.schema.names[n.windowEnd]}], partitionBy=[${n.partitionKeys.map((k) => n.input.schema.names[k]).join(", ")}], orderBy=[${sortKeysToString(n.orderKeys, n.input.schema)}], rankRange=[${n.offset + 1}..${n.offset + n.fetch}]${n.rowNumber === undefined ? "" : `, rowNumber=[${n.rowNumber}]`}`;
+    case "WindowJoin": return `joinType=[${n.joinType}], where=[${nodeToString(n.condition!)}]`;
+    case "SemiJoin": return `joinType=[${n.anti ? "anti" : "semi"}]${n.condition === undefined ? "" : `, where=[${nodeToString(n.condition)}]`}`;
     case "Join": case "IntervalJoin": case "TemporalJoin": case "LookupJoin": return explainJoin(n);
     case "Sort":
     case "Rank":

@@ -21,6 +21,10 @@ import type { SortNode } from "./nodes/sort.js";
 import type { RankNode } from "./nodes/rank.js";
 import type { DeduplicateNode } from "./nodes/deduplicate.js";
 import type { SetOpNode } from "./nodes/set-op.js";
+import type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
+import type { SemiJoinNode } from "./nodes/semi-join.js";
+import type { WindowRankNode } from "./nodes/window-rank.js";
+import type { WindowJoinNode } from "./nodes/window-join.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -52,7 +56,11 @@ export type PlanNode =
   | SortNode
   | RankNode
   | DeduplicateNode
-  | SetOpNode;
+  | SetOpNode
+  | WindowTableFunctionNode
+  | SemiJoinNode
+  | WindowRankNode
+  | WindowJoinNode;
 
 import { copyNode } from "./nodes/node-base.js";
 
@@ -77,6 +85,7 @@ export type { TableAggregateNode } from "./nodes/table-aggregate.js";
 export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
 export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
+export type { SemiJoinNode, WindowJoinNode, WindowRankNode, WindowTableFunctionNode };
 
 /** The inputs of a node, in order (a two-input node: `[left, right]`). */
 export function inputsOf(node: PlanNode): readonly PlanNode[] {
@@ -98,6 +107,8 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "Sort":
     case "Rank":
     case "Deduplicate":
+    case "WindowTableFunction":
+    case "WindowRank":
       return [node.input];
     case "Union":
     case "Process":
@@ -106,6 +117,8 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "IntervalJoin":
     case "TemporalJoin":
     case "SetOp":
+    case "SemiJoin":
+    case "WindowJoin":
       return [node.left, node.right];
     case "StatementSet":
       return node.sinks;
@@ -138,6 +151,8 @@ export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNod
     case "Sort":
     case "Rank":
     case "Deduplicate":
+    case "WindowTableFunction":
+    case "WindowRank":
       return copyNode<typeof node>(node, { input: inputs[0]! });
     case "Union":
     case "Process":
@@ -146,6 +161,8 @@ export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNod
     case "IntervalJoin":
     case "TemporalJoin":
     case "SetOp":
+    case "SemiJoin":
+    case "WindowJoin":
       return copyNode<typeof node>(node, { left: inputs[0]!, right: inputs[1]! });
     case "StatementSet":
       return copyNode(node, { sinks: inputs as readonly SinkNode[] });

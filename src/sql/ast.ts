@@ -96,7 +96,11 @@ export interface SelectQuery {
   readonly items: readonly SelectItem[] | undefined;
   readonly from: FromItem;
   readonly where: { readonly expr: ExprNode; readonly pos: number } | undefined;
-  readonly groupBy: { readonly exprs: readonly ExprNode[]; readonly pos: number } | undefined;
+  /**
+   * `exprs`: every grouping expression once. `sets`: with GROUPING SETS / ROLLUP / CUBE, the grouping sets as
+   * positions in `exprs` (`GROUP BY ROLLUP(a, b)` is [[0, 1], [0], []]); undefined for a plain GROUP BY.
+   */
+  readonly groupBy: { readonly exprs: readonly ExprNode[]; readonly pos: number; readonly sets?: readonly (readonly number[])[] } | undefined;
   readonly having: { readonly expr: ExprNode; readonly pos: number } | undefined;
 }
 
@@ -115,6 +119,8 @@ export type FromItem =
   | { readonly kind: "Table"; readonly name: string; readonly pos: number; readonly alias: string | undefined; readonly asOf?: { readonly expr: ExprNode; readonly pos: number } }
   /** `LATERAL TABLE(f(args)) [AS] alias [(c1, ...)]`: the right side of a join, correlated with the left. */
   | { readonly kind: "Lateral"; readonly fn: string; readonly args: readonly ExprNode[]; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
+  /** `UNNEST(expr) [AS] alias [(c1, ...)]`: the right side of a join, one row per element of the left row's array / map. */
+  | { readonly kind: "Unnest"; readonly expr: ExprNode; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
   | { readonly kind: "Call"; readonly name: string; readonly pos: number; readonly args: readonly CallArg[]; readonly alias: string | undefined }
   | { readonly kind: "Subquery"; readonly query: Query; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
   | { readonly kind: "Join"; readonly joinType: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on: ExprNode | undefined; readonly pos: number };

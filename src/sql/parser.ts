@@ -317,19 +317,69 @@ class StatementParser {
     const from = this.fromList();
     let where: SelectQuery["where"];
     const w = ts.peek();
-    if (ts.acceptKeyword("WHERE")) where = { expr: parseSqlExpressionAt(ts, PLAIN), pos: w.pos };
+    if (ts.acceptKeyword("WHERE")) where = { expr: parseSqlExpressionAt(ts, { ...PLAIN, subquery: () => this.query() }), pos: w.pos };
     let groupBy: SelectQuery["groupBy"];
     const g = ts.peek();
     if (ts.acceptKeyword("GROUP")) {
       ts.expectKeyword("BY");
-      const exprs = [parseSqlExpressionAt(ts, PLAIN)];
-      while (ts.acceptOp(",")) exprs.push(parseSqlExpressionAt(ts, PLAIN));
-      groupBy = { exprs, pos: g.pos };
+      groupBy = { ...this.groupingElements(), pos: g.pos };
     }
     let having: SelectQuery["having"];
     const h = ts.peek();
     if (ts.acceptKeyword("HAVING")) having = { expr: parseSqlExpressionAt(ts, ITEM), pos: h.pos };
     return { kind: "Select", pos: start.pos, distinct, items, from, where, groupBy, having };
+  }
+
+  /**
+   * `GROUP BY` elements: expressions, `GROUPING SETS ((a, b), (a), ())`, `ROLLUP(a, b)`, `CUBE(a, b)`; several
+   * elements combine as the cross product of their sets (SQL's rule). Plain expressions only: `sets` undefined.
+   */
+  private groupingElements(): { exprs: ReturnType<typeof parseSqlExpressionAt>[]; sets?: number[][] } {
+    const ts = this.ts;
+    const exprs: ReturnType<typeof parseSqlExpressionAt>[] = [];
+    const indexOf = (e: ReturnType<typeof parseSqlExpressionAt>): number => {
+      const key = JSON.stringify(e, (k, v) => (k === "pos" ? undefined : v));
+      const at = exprs.findIndex((x) => JSON.stringify(x, (k, v) => (k === "pos" ? undefined : v)) === key);
+      if (at >= 0) return at;
+      exprs.push(e);
+      return exprs.length - 1;
+    };
+    const list = (): number[] => {
+      ts.expectOp("(");
+      const out: number[] = [];
+      if (ts.acceptOp(")")) return out;
+      do out.push(indexOf(parseSqlExpressionAt(ts, PLAIN))); while (ts.acceptOp(","));
+      ts.expectOp(")");
+      return out;
+    };
+    let sets: number[][] = [[]];
+    let grouping = false;
+    do {
+      let element: number[][];
+      if (ts.isKeyword("GROUPING") && ts.isKeyword("SETS", 1)) {
+        ts.next(); ts.next();
+        grouping = true;
+        ts.expectOp("(");
+        element = [];
+        do element.push(ts.isOp("(") ? list() : [indexOf(parseSqlExpressionAt(ts, PLAIN))]); while (ts.acceptOp(","));
+        ts.expectOp(")");
+      } else if ((ts.isKeyword("ROLLUP") || ts.isKeyword("CUBE")) && ts.isOp("(", 1)) {
+        const cube = ts.next().text.toUpperCase() === "CUBE";
+        grouping = true;
+        const keys = list();
+        element = cube
+          ? Array.from({ length: 1 << keys.length }, (_, m) => keys.filter((_, i) => (m & (1 << (keys.length - 1 - i))) === 0))
+          : keys.map((_, i) => keys.slice(0, keys.length - i)).concat([[]]);
+      } else if (ts.isOp("(") && ts.isOp(")", 1)) {
+        ts.next(); ts.next();
+        element = [[]];
+        grouping = true;
+      } else {
+        element = [[indexOf(parseSqlExpressionAt(ts, PLAIN))]];
+      }
+      sets = sets.flatMap((s) => element.map((e) => [...s, ...e.filter((i) => !s.includes(i))]));
+    } while (ts.acceptOp(","));
+    return grouping ? { exprs, sets } : { exprs };
   }
 
   private selectItem(): SelectItem {
@@ -404,7 +454,24 @@ class StatementParser {
       const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
       return { kind: "Subquery", query, pos: t.pos, alias, columns };
     }
-    if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) ts.raise(`FROM TABLE(...) ${NOT_SUPPORTED}; call the function directly: FROM f(...)`, t);
+    if (ts.isKeyword("TABLE") && ts.isOp("(", 1)) {
+      // `FROM TABLE(f(args))` is the standard spelling of `FROM f(args)` (window table functions are written so)
+      ts.next(); ts.next();
+      const call = this.fromItem();
+      if (call.kind !== "Call") return ts.raise("expected a function call inside TABLE(...), e.g. TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' MINUTES))", t);
+      if (call.alias !== undefined) ts.raise("an alias goes after TABLE(...)", t);
+      ts.expectOp(")");
+      return { ...call, alias: this.alias() };
+    }
+    if (ts.isKeyword("UNNEST") && ts.isOp("(", 1)) {
+      ts.next(); ts.next();
+      const expr = parseSqlExpressionAt(ts, PLAIN);
+      ts.expectOp(")");
+      if (ts.isKeyword("WITH") && ts.isKeyword("ORDINALITY", 1)) ts.raise(`UNNEST ... WITH ORDINALITY ${NOT_SUPPORTED}`, ts.peek());
+      const alias = this.alias();
+      const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
+      return { kind: "Unnest", expr, pos: t.pos, alias, columns };
+    }
     if (ts.acceptKeyword("LATERAL")) {
       ts.expectKeyword("TABLE");
       ts.expectOp("(");

@@ -15,7 +15,20 @@ import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "./insert.js";
 import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
 import { didYouMean } from "../sql/closest-name.js";
-import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
+import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
+import { planSemiJoin } from "../plan/semi-join-builder.js";
+import { typeOf } from "../plan/builders.js";
+import type { PlanNode } from "../plan/nodes.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
+import { Table as TableClass } from "./table.js";
+import { GroupWindow, type GroupWindowDefinition } from "./windows/group-windows.js";
+import { OverWindow } from "./windows/over-windows.js";
+import { containsOver, overWindowOf } from "./sql-over.js";
+import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
+import { windowRankNode } from "../plan/nodes/window-rank.js";
+import { planWindowJoin } from "../plan/window-join-builder.js";
+import { unnestFunction } from "../sql/unnest.js";
+import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "../sql/window-tvf.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -42,7 +55,16 @@ type Untyped = {
   intersectAll(other: AnyTable): AnyTable;
   minus(other: AnyTable): AnyTable;
   minusAll(other: AnyTable): AnyTable;
+  window(w: GroupWindow | OverWindow): { groupBy(...keys: Expression<unknown>[]): { select(...fields: Expression<unknown>[]): AnyTable }; select(...fields: Expression<unknown>[]): AnyTable };
 };
+
+/** A window aggregate's FROM: the TVF's input table, its window as a group window named WINDOW_ALIAS, and SESSION's partition. */
+interface WindowSource {
+  readonly bound: Bound;
+  readonly window: GroupWindowDefinition;
+  readonly call: WindowTvfCall;
+}
+const WINDOW_ALIAS = "$window";
 
 /**
  * A FROM item's columns as a query names them: `qualifier` is its alias (or table name), `columns` maps
@@ -167,20 +189,41 @@ export class Binder {
     if (q.from.kind === "Join" && q.from.joinType === "CROSS" && q.from.right.kind === "Lateral" && q.where !== undefined) {
       q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
     }
-    const from = preBound ?? this.from(q.from);
+    const windowed = preBound === undefined ? this.windowAggregateSource(q) : undefined;
+    const from = preBound ?? windowed?.bound ?? this.from(q.from);
     const sources = from.sources;
     let t = from.table;
-    const where = q.where;
+    // IN (SELECT ...) / EXISTS (...) conjuncts of WHERE are semi / anti joins after the plain conditions
+    const parts = q.where === undefined ? [] : splitAnd(q.where.expr);
+    const subqueries = parts.filter(isSubqueryConjunct);
+    const plain = parts.filter((p) => !isSubqueryConjunct(p));
+    const where = q.where === undefined || plain.length === 0 ? undefined
+      : { pos: q.where.pos, expr: plain.length === 1 ? plain[0]! : { kind: "Call", fn: "and", args: plain } as ExprNode };
     if (where !== undefined) {
-      const cond = new Expression(this.resolve(where.expr, sources, where.pos));
+      const resolved = this.resolve(where.expr, sources, where.pos);
+      if (windowed !== undefined && mentionsWindowColumn(resolved)) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, where.pos)}: a WHERE condition on window_start, window_end or window_time is not supported before a window aggregate; filter its result in an outer query`);
+      }
+      const cond = new Expression(resolved);
       const input = t;
       t = this.at(where.pos, () => untyped(input).filter(cond));
     }
+    for (const s of subqueries) t = this.subqueryJoin(t, sources, s);
     const items = this.expandStars(q, sources);
     const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
     const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
-    if (grouped) {
-      t = this.grouped(q, t, sources, items, exprs);
+    if (exprs.some((e) => containsOver(e.node))) {
+      if (q.groupBy !== undefined || q.having !== undefined) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, (q.groupBy ?? q.having)!.pos)}: OVER aggregates cannot be combined with GROUP BY or HAVING in one SELECT; aggregate in a subquery first`);
+      }
+      const input = t;
+      const { window, items: overItems } = this.at(q.pos, () => overWindowOf(exprs.map((e) => e.node)));
+      t = this.at(q.pos, () => untyped(input).window(new OverWindow(window)).select(...overItems.map((e) => new Expression(e))));
+    } else if (grouped && q.groupBy?.sets !== undefined) {
+      if (windowed !== undefined) throw new ValidationError(`SQL validation failed. ${location(this.src, q.groupBy.pos)}: GROUPING SETS, ROLLUP and CUBE are not supported in a window aggregate`);
+      t = this.groupingSets(q, t, sources, items, exprs);
+    } else if (grouped) {
+      t = this.grouped(q, t, sources, items, exprs, windowed);
     } else if (q.items !== undefined) {
       t = this.project(t, items, exprs, q.pos);
     }
@@ -231,7 +274,10 @@ export class Binder {
     const key = order.length === 1 ? order[0]! : undefined;
     const input = t;
     let ranked: AnyTable;
-    if (start === 1 && end === 1 && !outerUsesRn && key !== undefined && timeOf(key.expr) !== undefined) {
+    const windowRank = this.windowRank(input, partition, order, start, end, outerUsesRn, pos);
+    if (windowRank !== undefined) {
+      ranked = windowRank;
+    } else if (start === 1 && end === 1 && !outerUsesRn && key !== undefined && timeOf(key.expr) !== undefined) {
       const keep = key.ascending ? "first" : "last";
       const rowtime = timeOf(key.expr) === "ROWTIME" ? new Expression(key.expr) : undefined;
       ranked = this.at(pos, () => untyped(input).deduplicate({
@@ -266,6 +312,30 @@ export class Binder {
     return this.select({ ...q, where: outerWhere }, { table: projected, sources: [sourceOf(projected, f.alias)] });
   }
 
+  /**
+   * A ROW_NUMBER() partitioned by window_start and window_end over rows of a window table function or a window
+   * aggregate: Flink's window top-N (with rn = 1 ordered by time, its window deduplication), ranked once per window
+   * when the watermark passes the window's end (WindowRank node); undefined for any other partitioning.
+   */
+  private windowRank(input: AnyTable, partition: readonly ExprNode[], order: readonly Extract<ExprNode, { kind: "Sort" }>[],
+    start: number, end: number, withRowNumber: boolean, pos: number): AnyTable | undefined {
+    const isCol = (e: ExprNode, n: string) => e.kind === "Column" && e.name === n;
+    if (!partition.some((e) => isCol(e, "window_start")) || !partition.some((e) => isCol(e, "window_end"))) return undefined;
+    const node = (input as unknown as { node: PlanNode }).node;
+    if (!hasWindows(node)) return undefined;
+    const schema = input.getResolvedSchema();
+    const column = (e: ExprNode, what: string): number => {
+      if (e.kind !== "Column" || !schema.has(e.name)) throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: a window top-N ${what} must be a column, got ${JSON.stringify(e)}`);
+      return schema.indexOf(e.name);
+    };
+    const partitionKeys = partition.filter((e) => !isCol(e, "window_start") && !isCol(e, "window_end")).map((e) => column(e, "PARTITION BY key"));
+    const orderKeys = order.map((o) => ({ column: column(o.expr, "ORDER BY key"), ascending: o.ascending, nullsFirst: o.nullsFirst ?? o.ascending }));
+    return this.at(pos, () => new TableClass(this.env, windowRankNode({
+      input: node, windowStart: schema.indexOf("window_start"), windowEnd: schema.indexOf("window_end"), partitionKeys, orderKeys,
+      offset: start - 1, fetch: end - start + 1, ...(withRowNumber ? { rowNumber: "$rn" } : {}),
+    })) as AnyTable);
+  }
+
   /** `*` and `t.*` as the columns they stand for. */
   private expandStars(q: SelectQuery, sources: readonly Source[]): StarredItem[] {
     if (q.items === undefined) return allColumns(sources, undefined, q.pos);
@@ -289,13 +359,25 @@ export class Binder {
   }
 
   /** GROUP BY / HAVING / aggregates: Table.groupBy(...).select(...); HAVING is a hidden aggregate column filtered and dropped. */
-  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], exprs: Expression<unknown>[]): AnyTable {
+  private grouped(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], given: Expression<unknown>[],
+    windowed?: WindowSource, resolved?: { keys: readonly ExprNode[]; having: ExprNode | undefined }): AnyTable {
     const g = q.groupBy;
-    const keys = (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
+    let keys = resolved !== undefined ? resolved.keys.map((k) => new Expression(k)) : (g?.exprs ?? []).map((k) => new Expression(this.resolve(k, sources, g!.pos)));
     const having = q.having;
-    const all = having === undefined ? exprs
-      : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: this.resolve(having.expr, sources, having.pos) })];
-    const grouped = this.at(g?.pos ?? q.pos, () => untyped(input).groupBy(...keys));
+    let havingNode = resolved !== undefined ? resolved.having : having === undefined ? undefined : this.resolve(having.expr, sources, having.pos);
+    let exprs = given;
+    if (windowed !== undefined) {
+      // GROUP BY window_start, window_end, k: the window is the group window, window columns its properties
+      const pos = g!.pos;
+      keys = keys.filter((k) => !(k.node.kind === "Column" && (k.node.name === "window_start" || k.node.name === "window_end")));
+      this.checkSessionKeys(windowed, keys.map((k) => k.node), pos);
+      exprs = exprs.map((e, i) => this.at(items[i]!.pos, () => new Expression(windowPropertiesOf(e.node, WINDOW_ALIAS))));
+      if (havingNode !== undefined) { const h = havingNode; havingNode = this.at(having!.pos, () => windowPropertiesOf(h, WINDOW_ALIAS, false)); }
+    }
+    const all = havingNode === undefined ? exprs
+      : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: havingNode })];
+    const grouped = this.at(g?.pos ?? q.pos, () => (windowed === undefined ? untyped(input).groupBy(...keys)
+      : untyped(input).window(new GroupWindow(windowed.window)).groupBy(new Expression({ kind: "Column", name: WINDOW_ALIAS }), ...keys)));
     let t: AnyTable;
     try {
       t = grouped.select(...all);
@@ -318,6 +400,10 @@ export class Binder {
         return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
       }
       case "Call": {
+        if (isWindowTvf(f.name) && this.env.functions.lookup(f.name) === undefined) {
+          const table = this.windowTableFunction(f);
+          return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
+        }
         const args = f.args.map((a) => this.callArg(a));
         const table = this.at(f.pos, () => this.env.fromCall(f.name, ...(args as never[])) as unknown as AnyTable);
         return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
@@ -327,8 +413,212 @@ export class Binder {
         return { table, sources: [sourceOf(table, f.alias)] };
       }
       case "Join": return this.join(f);
+      case "Unnest":
+        throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: UNNEST(...) must be the right side of a join: FROM t CROSS JOIN UNNEST(t.arr) AS u (x)`);
       case "Lateral": case "Table":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
+    }
+  }
+
+  /**
+   * `GROUP BY GROUPING SETS (...)` / `ROLLUP(...)` / `CUBE(...)`: one group aggregate per grouping set, their rows
+   * unioned (UNION ALL). In a set's rows the grouping expressions outside the set are NULL, and `GROUPING(a)` /
+   * `GROUPING_ID(a, b, ...)` are the set's constants (1 for a grouping expression that is not in the set; GROUPING_ID
+   * reads the bits with the first argument highest), as in Flink.
+   */
+  private groupingSets(q: SelectQuery, input: AnyTable, sources: readonly Source[], items: readonly { pos: number }[], exprs: Expression<unknown>[]): AnyTable {
+    const g = q.groupBy!;
+    const keys = g.exprs.map((k) => this.resolve(k, sources, g.pos));
+    const schema = input.getResolvedSchema();
+    const pc = this.env.planContext();
+    const keyTypes = keys.map((k) => this.at(g.pos, () => typeOf(k, schema, pc)));
+    const keyJson = keys.map((k) => JSON.stringify(k));
+    const havingNode = q.having === undefined ? undefined : this.resolve(q.having.expr, sources, q.having.pos);
+    const branches = g.sets!.map((set) => {
+      const rewrite = (e: ExprNode): ExprNode => {
+        const i = keyJson.indexOf(JSON.stringify(e));
+        if (i >= 0) return set.includes(i) ? e : { kind: "Literal", value: null, type: keyTypes[i]!.nullable() };
+        switch (e.kind) {
+          case "Call": {
+            const fn = e.udf === undefined ? e.fn.toUpperCase() : "";
+            if (fn !== "GROUPING" && fn !== "GROUPING_ID") return { ...e, args: e.args.map(rewrite) };
+            let id = 0;
+            for (const a of e.args) {
+              const k = keyJson.indexOf(JSON.stringify(a));
+              if (k < 0) throw new ValidationError(`SQL validation failed. ${location(this.src, g.pos)}: the arguments of ${fn} must be grouping expressions, got ${JSON.stringify(a)}`);
+              id = id * 2 + (set.includes(k) ? 0 : 1);
+            }
+            return { kind: "Literal", value: id, type: DataTypes.BIGINT().notNull() };
+          }
+          case "Alias": return { ...e, expr: rewrite(e.expr) };
+          default: return e;
+        }
+      };
+      const branchExprs = exprs.map((e) => new Expression(rewrite(e.node)));
+      return this.grouped(q, input, sources, items, branchExprs, undefined, { keys: set.map((i) => keys[i]!), having: havingNode === undefined ? undefined : rewrite(havingNode) });
+    });
+    return branches.reduce((a, b) => this.at(g.pos, () => untyped(a).unionAll(b)));
+  }
+
+  /**
+   * `x [NOT] IN (SELECT y ...)` and `[NOT] EXISTS (SELECT ... WHERE <conditions on the outer row>)` as Flink plans
+   * them: a semi join (NOT: an anti join) of the outer rows with the subquery's. `NOT IN` is NULL-aware as in SQL:
+   * when x or y may be NULL the condition is `x = y OR x IS NULL OR y IS NULL`, so a NULL x (with a non-empty
+   * subquery) or a NULL among the y excludes the row. EXISTS conditions that read only the subquery's columns
+   * filter them first; the others (correlated) are the join's condition.
+   */
+  private subqueryJoin(left: AnyTable, outer: readonly Source[], conjunct: ExprNode): AnyTable {
+    const anti = conjunct.kind === "Call" && conjunct.fn === "not";
+    const s = (anti ? (conjunct as Extract<ExprNode, { kind: "Call" }>).args[0]! : conjunct) as unknown as SubqueryCall;
+    const query = s.query as Query;
+    const what = `${anti ? "NOT " : ""}${s.mode === "IN" ? "IN (SELECT ...)" : "EXISTS (SELECT ...)"}`;
+    const leftNames = left.getResolvedSchema().names;
+    let right: AnyTable;
+    let inner: Source[];
+    const correlated: ExprNode[] = [];
+    const simple = query.kind === "Select" && query.groupBy === undefined && query.having === undefined && !query.distinct
+      && !(query.items ?? []).some((it) => it.star === undefined && containsAgg(it.expr));
+    if (s.mode === "EXISTS" && simple) {
+      const sq = query as SelectQuery;
+      const bound = this.from(sq.from);
+      ({ table: right, sources: inner } = this.renamedApart(bound, leftNames));
+      const local: ExprNode[] = [];
+      for (const c of sq.where === undefined ? [] : splitAnd(sq.where.expr)) {
+        if (isSubqueryConjunct(c)) throw new ValidationError(`SQL validation failed. ${location(this.src, sq.where!.pos)}: a subquery inside ${what} is not supported`);
+        try {
+          local.push(this.resolve(c, inner, sq.where!.pos));
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e;
+          correlated.push(this.resolve(c, [...inner, ...outer], sq.where!.pos));
+        }
+      }
+      if (local.length > 0) {
+        const cond = new Expression(local.length === 1 ? local[0]! : { kind: "Call", fn: "and", args: local });
+        const input = right;
+        right = this.at(sq.where!.pos, () => untyped(input).filter(cond));
+      }
+    } else {
+      ({ table: right, sources: inner } = this.renamedApart({ table: this.query(query), sources: [] }, leftNames));
+    }
+    if (s.mode === "IN") {
+      const names = right.getResolvedSchema().names;
+      if (names.length !== 1) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: the subquery of ${what} must return one column, it returns ${names.length} [${names.join(", ")}]`);
+      const x = this.resolve(s.args[0]!, outer, s.pos);
+      const y: ExprNode = { kind: "Column", name: names[0]! };
+      const eq: ExprNode = { kind: "Call", fn: "equals", args: [x, y] };
+      const pc = this.env.planContext();
+      const typing = new ResolvedSchema([...left.getResolvedSchema().columns, ...right.getResolvedSchema().columns]);
+      const nullable = (e: ExprNode) => this.at(s.pos, () => typeOf(e, typing, pc).isNullable);
+      correlated.unshift(anti && (nullable(x) || nullable(y))
+        ? { kind: "Call", fn: "or", args: [eq, { kind: "Call", fn: "isNull", args: [x] }, { kind: "Call", fn: "isNull", args: [y] }] } : eq);
+    }
+    const condition = correlated.length === 0 ? undefined : correlated.length === 1 ? correlated[0]! : { kind: "Call", fn: "and", args: correlated } as ExprNode;
+    const pc = this.env.planContext();
+    const rightName = (n: string) => inner.find((x) => x.columns.has(n))?.columns.get(n) ?? n;
+    if (condition !== undefined && isWindowJoin(left, right, condition, rightName("window_start"), rightName("window_end"))) {
+      // EXISTS over the rows of the same windows: Flink's window semi / anti join
+      return this.at(s.pos, () => new TableClass(this.env, planWindowJoin(nodeOf(left), nodeOf(right), anti ? "ANTI" : "SEMI", condition, "window_end", rightName("window_end"), pc, what)) as AnyTable);
+    }
+    return this.at(s.pos, () => new TableClass(this.env, planSemiJoin((left as unknown as { node: PlanNode }).node, (right as unknown as { node: PlanNode }).node, anti, condition, pc, what)) as AnyTable);
+  }
+
+  /** A bound FROM item with its columns that `taken` has too renamed `name0`, `name1`, ... (Flink's names in a join). */
+  private renamedApart(b: Bound, taken: readonly string[]): { table: AnyTable; sources: Source[] } {
+    const used = new Set(taken);
+    const names = b.table.getResolvedSchema().names;
+    const renamed = names.map((n) => {
+      let name = n;
+      for (let i = 0; used.has(name); i++) name = `${n}${i}`;
+      used.add(name);
+      return name;
+    });
+    const table = renamed.some((n, i) => n !== names[i]) ? untyped(b.table).as(...renamed) : b.table;
+    const renames = new Map(names.map((n, i) => [n, renamed[i]!]));
+    const sources = b.sources.length === 0 ? [sourceOf(table, undefined)]
+      : b.sources.map((s) => ({ qualifier: s.qualifier, columns: new Map([...s.columns].map(([k, v]) => [k, renames.get(v) ?? v])) }));
+    return { table, sources };
+  }
+
+  /**
+   * `FROM t CROSS JOIN UNNEST(t.arr) AS u (x)` (also `, UNNEST(...)` and `LEFT JOIN UNNEST(...) ON TRUE`): a lateral
+   * join with a built-in table function emitting one row per element — an array of rows gives the rows' fields as
+   * columns, an array of other values one column, a map its `key` and `value` columns (Flink's UNNEST). A NULL or
+   * empty array gives no row (LEFT JOIN: the row padded with NULLs).
+   */
+  private unnestJoin(f: Extract<FromItem, { kind: "Join" }>, r: Extract<FromItem, { kind: "Unnest" }>): Bound {
+    if (f.joinType !== "CROSS" && f.joinType !== "INNER" && f.joinType !== "LEFT") {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: a ${f.joinType} JOIN with UNNEST is not supported; use CROSS JOIN or LEFT JOIN ... ON TRUE`);
+    }
+    const left = this.from(f.left);
+    const arg = this.resolve(r.expr, left.sources, r.pos);
+    const schema = left.table.getResolvedSchema();
+    const pc = this.env.planContext();
+    const type = this.at(r.pos, () => typeOf(arg, schema, pc));
+    const fn = this.at(r.pos, () => unnestFunction(type, r.columns, schema.names));
+    const added = fn.columns.map((c) => c.name);
+    const sources = [...left.sources, { qualifier: r.alias, columns: new Map(added.map((n, i) => [r.columns?.[i] ?? fn.columns[i]!.name, n])) }];
+    const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    const call = new Expression({ kind: "Call", fn: "$udf", args: [arg], udf: fn });
+    const l = untyped(left.table);
+    const table = this.at(f.pos, () => (f.joinType === "LEFT" ? l.leftOuterJoinLateral(call, on) : l.joinLateral(call, on)));
+    return { table, sources };
+  }
+
+  /** `FROM TABLE(TUMBLE | HOP | CUMULATE(TABLE t, DESCRIPTOR(ts), ...))` on its own: a WindowTableFunction node over t. */
+  private windowTableFunction(f: Extract<FromItem, { kind: "Call" }>): AnyTable {
+    const call = this.windowCall(f);
+    if (call.type === "SESSION") {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: SESSION(TABLE ...) is supported in a window aggregate only: GROUP BY window_start, window_end`);
+    }
+    const input = this.table(call.table.name, call.table.pos);
+    const window = { type: call.type, timeColumn: call.timeColumn, size: call.size, ...(call.step === undefined ? {} : { step: call.step }) };
+    return this.at(f.pos, () => new TableClass(this.env, windowTableFunctionNode({ input: input.node, window })) as AnyTable);
+  }
+
+  private windowCall(f: Extract<FromItem, { kind: "Call" }>): WindowTvfCall {
+    return readWindowTvf(f.name, f.args, this.env.planContext().resolveFunction, (pos, fn) => this.at(pos, fn), f.pos);
+  }
+
+  /**
+   * `SELECT ... FROM TABLE(TUMBLE(...)) [WHERE ...] GROUP BY window_start, window_end, ...` (also FROM `(SELECT *
+   * FROM TABLE(...)) alias`): Flink's window aggregation, bound as the Table API's group window aggregate over the
+   * TVF's input — one final row per window and key when the watermark passes the window's end (append-only).
+   */
+  private windowAggregateSource(q: SelectQuery): WindowSource | undefined {
+    const keys = q.groupBy?.exprs ?? [];
+    const grouped = (n: string) => keys.some((k) => k.kind === "Column" && k.name === n);
+    if (!grouped("window_start") || !grouped("window_end")) return undefined;
+    let f = q.from;
+    let alias = f.kind === "Join" ? undefined : f.alias;
+    if (f.kind === "Subquery" && f.columns === undefined && f.query.kind === "Select" && f.query.items === undefined
+      && f.query.where === undefined && f.query.groupBy === undefined && f.query.having === undefined && !f.query.distinct) {
+      f = f.query.from;
+      if (f.kind !== "Join") alias ??= f.alias;
+    }
+    if (f.kind !== "Call" || !isWindowTvf(f.name) || this.env.functions.lookup(f.name) !== undefined) return undefined;
+    const call = this.windowCall(f);
+    const table = this.table(call.table.name, call.table.pos);
+    const schema = table.getResolvedSchema();
+    if (!schema.has(call.timeColumn)) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${call.type}: the DESCRIPTOR column '${call.timeColumn}' is not in [${schema.names.join(", ")}]${didYouMean(call.timeColumn, schema.names)}`);
+    }
+    const type = call.type === "HOP" ? "SLIDE" : call.type;
+    const window: GroupWindowDefinition = {
+      type, size: call.sizeNode, ...(call.stepNode === undefined ? {} : { step: call.stepNode }),
+      timeField: { kind: "Column", name: call.timeColumn }, alias: WINDOW_ALIAS,
+    };
+    const columns = new Map(schema.names.map((n) => [n, n]));
+    for (const n of ["window_start", "window_end", "window_time"]) columns.set(n, n);
+    return { bound: { table, sources: [{ qualifier: alias ?? f.name, columns }] }, window, call };
+  }
+
+  /** Flink's session window of `SESSION(TABLE t PARTITION BY k, ...)` is per k: the grouping keys must be the partition keys. */
+  private checkSessionKeys(w: WindowSource, keys: readonly ExprNode[], pos: number): void {
+    if (w.call.type !== "SESSION") return;
+    const names = keys.map((k) => (k.kind === "Column" ? k.name : nodeToStringSafe(k)));
+    const partition = w.call.table.partitionBy;
+    if (names.length !== partition.length || names.some((n) => !partition.includes(n))) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: a SESSION window aggregate must group by window_start, window_end and exactly the PARTITION BY columns [${partition.join(", ")}] of the SESSION call, got [${names.join(", ")}]`);
     }
   }
 
@@ -336,6 +626,7 @@ export class Binder {
   private join(f: Extract<FromItem, { kind: "Join" }>): Bound {
     const r = f.right;
     if (r.kind === "Lateral" || (r.kind === "Table" && r.asOf !== undefined)) return this.lateralJoin(f, r);
+    if (r.kind === "Unnest") return this.unnestJoin(f, r);
     const left = this.from(f.left);
     const right = this.from(f.right);
     const taken = new Set(left.table.getResolvedSchema().names);
@@ -353,6 +644,14 @@ export class Binder {
     const sources = [...left.sources, ...rightSources];
     const l = untyped(left.table);
     const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
+    if (on !== undefined && f.joinType !== "CROSS") {
+      const rightEnd = renames.get("window_end") ?? "window_end";
+      if (isWindowJoin(left.table, rightTable, on.node, renames.get("window_start") ?? "window_start", rightEnd)) {
+        const pc = this.env.planContext();
+        const joinType = f.joinType;
+        return { table: this.at(f.pos, () => new TableClass(this.env, planWindowJoin(nodeOf(left.table), nodeOf(rightTable), joinType, on.node, "window_end", rightEnd, pc, "window join")) as AnyTable), sources };
+      }
+    }
     const table = this.at(f.pos, () => {
       switch (f.joinType) {
         case "CROSS": return l.join(rightTable);
@@ -468,6 +767,9 @@ export class Binder {
         return { kind: "Column", name: found[0]!.columns.get(c.name)! };
       }
       case "Call":
+        if (e.fn === "$subquery") {
+          throw new ValidationError(`SQL validation failed. ${location(this.src, (e as unknown as SubqueryCall).pos)}: IN (SELECT ...) and EXISTS (SELECT ...) are supported as conditions of WHERE joined by AND (a semi or anti join), not inside other expressions`);
+        }
         if (e.fn === "$ROW_NUMBER") {
           throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ROW_NUMBER() OVER (...) is supported in the top-N and deduplication patterns only: `
             + "SELECT ... FROM (SELECT ..., ROW_NUMBER() OVER (PARTITION BY k ORDER BY o) AS rn FROM t) WHERE rn <= N");
@@ -637,10 +939,40 @@ function allColumns(sources: readonly Source[], qualifier: string | undefined, p
     .flatMap((s) => [...s.columns.values()].map((name) => ({ expr: { kind: "Column", name } as ExprNode, alias: undefined, pos, resolved: true })));
 }
 
+const nodeOf = (t: AnyTable): PlanNode => (t as unknown as { node: PlanNode }).node;
+
+/**
+ * A join of two tables whose rows carry windows, on a condition with `window_start = <right window_start>` and
+ * `window_end = <right window_end>` among its AND-ed parts: Flink's window join.
+ */
+function isWindowJoin(left: AnyTable, right: AnyTable, condition: ExprNode, rightStart: string, rightEnd: string): boolean {
+  if (!hasWindows(nodeOf(left)) || !hasWindows(nodeOf(right))) return false;
+  const parts = splitAnd(condition);
+  const equates = (a: string, b: string) => parts.some((p) => p.kind === "Call" && p.fn === "equals" && p.args.length === 2
+    && p.args.every((x) => x.kind === "Column") && new Set(p.args.map((x) => (x as { name: string }).name)).size === 2
+    && p.args.some((x) => (x as { name: string }).name === a) && p.args.some((x) => (x as { name: string }).name === b));
+  return equates("window_start", rightStart) && equates("window_end", rightEnd);
+}
+
+/** Whether the rows of `node` carry windows: a window TVF or a window aggregate under projections and filters. */
+function hasWindows(node: PlanNode): boolean {
+  let n = node;
+  while (n.kind === "Project" || n.kind === "Filter") n = n.input;
+  return n.kind === "WindowTableFunction" || n.kind === "WindowAggregate";
+}
+
+/** `x IN (SELECT ...)`, `EXISTS (...)` or their negations: a WHERE conjunct planned as a semi / anti join. */
+function isSubqueryConjunct(e: ExprNode): boolean {
+  const inner = e.kind === "Call" && e.fn === "not" ? e.args[0]! : e;
+  return inner.kind === "Call" && inner.fn === "$subquery";
+}
+
+const nodeToStringSafe = (e: ExprNode): string => (e.kind === "Column" ? e.name : JSON.stringify(e));
+
 function containsAgg(e: ExprNode): boolean {
   switch (e.kind) {
     case "Agg": return true;
-    case "Call": return e.args.some(containsAgg);
+    case "Call": return e.fn !== "$OVER" && e.args.some(containsAgg);
     case "Alias": case "Sort": case "Argument": return containsAgg(e.expr);
     default: return false;
   }
