@@ -71,6 +71,12 @@ export interface JobGraph {
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
   /**
+   * The plan node each source emitter and operator was built for (the topmost of a fused Filter/Project
+   * chain; the first of several identical nodes run by one operator). Test harnesses name operators and find
+   * the sources of their inputs by it; the job itself does not read it.
+   */
+  readonly nodes: ReadonlyMap<Emitter, PlanNode>;
+  /**
    * True once a LIMIT ended its output early (it is satisfied) and that has ended the sink: nothing more
    * can reach the sink, so the job stops and cancels the sources still running.
    */
@@ -104,6 +110,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   const emitters: Emitter[] = [];
   const memo = new Map<PlanNode, Emitter>();
   const metrics = new JobMetrics();
+  const nodes = new Map<Emitter, PlanNode>();
 
   const ctx: GraphContext = {
     settings,
@@ -144,6 +151,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
           ? fuser(bottom, first.exprs.map((e) => bottom.schema.indexOf((e as { name: string }).name)), ctx, build)
           : undefined;
         if (fused !== undefined) {
+          if (!nodes.has(fused)) nodes.set(fused, bottom);
           if (!emitters.includes(fused)) emitters.push(fused);
           if (isOperator(fused) && !operators.includes(fused)) operators.push(fused);
           if (stages.length === 1) { em = fused; break; }
@@ -226,6 +234,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       }
     }
     attachMetrics(metrics, node, em, sources);
+    if (!nodes.has(em)) nodes.set(em, node);
     memo.set(node, em);
     return em;
   };
@@ -244,7 +253,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
-  return { sources, operators, metrics, sinkEnded };
+  return { sources, operators, metrics, nodes, sinkEnded };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

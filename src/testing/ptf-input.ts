@@ -35,9 +35,12 @@ export class InputRows {
     return new InputRows(new ResolvedSchema(input.fields.map((f) => ({ name: f.name, type: f.type }))), undefined);
   }
 
-  /** The record for `row`; sets `kind`. `n` is the 1-based number of the row, for messages. */
-  toRecord(row: unknown, n: number): unknown[] {
-    const where = `PtfTestHarness.processElement row ${n}`;
+  /**
+   * The record for `row`; sets `kind`. `n` is the 1-based number of the row and `call` the method it was
+   * given to, for messages.
+   */
+  toRecord(row: unknown, n: number, call = "PtfTestHarness.processElement"): unknown[] {
+    const where = `${call} row ${n}`;
     const cols = this.physical.columns;
     let values: readonly unknown[];
     if (row instanceof PositionalRow) {
