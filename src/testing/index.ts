@@ -18,3 +18,5 @@ export { PtfTestHarness } from "./ptf-harness.js";
 export type { PtfHarnessOptions, PtfHarnessSnapshot, HarnessArgs, HarnessKey, HarnessOutput, HarnessState, EntrySnapshot } from "./ptf-harness.js";
 export { PipelineHarness } from "./pipeline-harness.js";
 export type { PipelineHarnessOptions, PipelineInput, PipelineInputs, PipelineSnapshot, InputRow, InputTables, PendingTimer } from "./pipeline-harness.js";
+export { checkRestoreAtAnyRecord, RestoreMismatchError } from "./restore-oracle.js";
+export type { RestoreCheck, HarnessStep } from "./restore-oracle.js";

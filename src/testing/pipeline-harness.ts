@@ -16,7 +16,7 @@ import { DataType } from "../types/data-type.js";
 import { ValidationError } from "../types/errors.js";
 import { toJavaString } from "../types/format.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
-import { type KeyedRow, KIND_SHORT } from "../types/row.js";
+import { type KeyedRow, KIND_SHORT, type RowKind } from "../types/row.js";
 import { cellsOf, formatTable } from "./table-literal.js";
 import { type OperatorState, checkpointOperators, checkpointSize, restoreOperators } from "./operator-checkpoint.js";
 import { InputRows } from "./ptf-input.js";
@@ -176,7 +176,7 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
     this.graph = buildJobGraph(env.negotiate(result.node, true), settings, {
       record: (k, v) => { kinds.push(k); records.push(v); },
       watermark: (wm) => { this.sinkWatermark = wm; },
-    });
+    }, settings.resolveFunction);
 
     // the harness inputs among the job's sources, and the rest
     this.others = [];
@@ -328,7 +328,25 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
 
   /** The rows emitted so far as a table literal (`| op | user | n |`), as `tableOf` prints a job's. */
   table(): string {
-    return formatTable(this.schema.names, this.records.map((r, i) => ({ kind: KIND_SHORT[this.kinds[i]!]!, cells: cellsOf(this.schema, r) })), true);
+    return formatTable(this.schema.names, this.capturedRows(), true);
+  }
+
+  /** @internal The rows emitted so far as kinds and cells (the tableau's rendering), for oracles. */
+  capturedRows(): { kind: RowKind; cells: (string | null)[] }[] {
+    return this.records.map((r, i) => ({ kind: KIND_SHORT[this.kinds[i]!]!, cells: cellsOf(this.schema, r) }));
+  }
+
+  /** @internal The output's column names. */
+  outputColumns(): string[] {
+    return [...this.schema.names];
+  }
+
+  /** @internal A row as `send(input, row)` would take it, rendered for a failure message: its kind and values. */
+  describeInputRow(input: string, row: unknown): { kind: RowKind; values: string } {
+    const s = this.input(input, "send");
+    const record = s.rows.toRecord(row, s.sent + 1, `PipelineHarness.send('${input}')`);
+    const types = s.rows.types();
+    return { kind: KIND_SHORT[s.rows.kind]!, values: record.map((v, j) => toJavaString(types[j], v)).join(", ") };
   }
 
   // ---- state, timers, metrics ----
