@@ -7,6 +7,7 @@ import {
   lit, listView, mapView, scalarArg, structuredType, tableArg, valueState, valueView,
 } from "../../src/index.js";
 import { PtfTestHarness, type PtfHarnessSnapshot } from "../../src/testing/index.js";
+import type { KeyedRow } from "../../src/types/row.js";
 
 const Click = DataTypes.ROW(DataTypes.FIELD("user", DataTypes.STRING()), DataTypes.FIELD("page", DataTypes.STRING().notNull()));
 
@@ -685,6 +686,6 @@ describe("ORDER BY, watermarks from the schema, output column types", () => {
     const h = PtfTestHarness.of(Reminder, { input: TimedClick, partitionBy: ["user"], onTime: "ts" });
     expect(h.getResolvedSchema().names).toEqual(["user", "EXPR$0", "rowtime"]);
     expect(h.getResolvedSchema().types.map(String)).toEqual(["STRING", "STRING", "TIMESTAMP_LTZ(3) NOT NULL *ROWTIME*"]);
-    expectTypeOf(h.output()[0]!.EXPR$0).toEqualTypeOf<string | null>();
+    expectTypeOf(h.output()).toEqualTypeOf<KeyedRow<{ user: string | null; EXPR$0: string | null; rowtime: Date }>[]>();
   });
 });
