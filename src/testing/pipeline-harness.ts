@@ -20,6 +20,12 @@ import { type KeyedRow, KIND_SHORT, type RowKind } from "../types/row.js";
 import { cellsOf, formatTable } from "./table-literal.js";
 import { type OperatorState, checkpointOperators, checkpointSize, restoreOperators } from "./operator-checkpoint.js";
 import { InputRows } from "./ptf-input.js";
+import { keyExtractor } from "../exec/operators/ptf/keys.js";
+import { copyValue } from "../exec/operators/ptf/state-copy.js";
+import type { AnyProcessTableFunction } from "../ptf/typing.js";
+import { coerceValue } from "../types/values.js";
+import { deepFreeze } from "./freeze.js";
+import type { HarnessState } from "./ptf-harness.js";
 
 // ---- types ----
 
@@ -320,6 +326,11 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
     return out;
   }
 
+  /** The program's output columns and their types, as the Table's `getResolvedSchema()`. */
+  getResolvedSchema(): ResolvedSchema {
+    return this.schema;
+  }
+
   /** The rows emitted so far in Flink's test notation: `+I[Ann, 1]`. */
   changelog(): string[] {
     const types = this.schema.types;
@@ -367,6 +378,44 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
       if (n > 0) out[name] = n;
     }
     return out;
+  }
+
+  /**
+   * The state of one virtual processor of the program's call of `fn` (a process table function it calls
+   * once), as `eval` would see it now: every state entry by name, as deep read-only copies, with
+   * PtfTestHarness.state's rules (nothing stored: null, an empty list `[]`, an empty Map). `key` is the
+   * value of the call's PARTITION BY column (an array for several columns; nothing without PARTITION BY).
+   */
+  state<F extends AnyProcessTableFunction>(fn: F, ...key: [] | [unknown]): HarnessState<F> {
+    const ops = this.named.filter((o): o is { name: string; op: PtfOperator } => o.op instanceof PtfOperator && o.op.call.fn === fn);
+    const fname = (fn as { displayName?: string }).displayName ?? String(fn);
+    if (ops.length !== 1) {
+      throw new ValidationError(ops.length === 0
+        ? `PipelineHarness.state(): the program does not call function '${fname}'; its operators are [${this.operators().join(", ")}]`
+        : `PipelineHarness.state(): the program calls function '${fname}' ${ops.length} times (${ops.map((o) => o.name).join(", ")}); state() reads a function called once`);
+    }
+    const op = ops[0]!.op;
+    const table = op.call.tables[0]!;
+    const cols = table.partitionKeys;
+    const record = new Array<unknown>(table.schema.size).fill(null);
+    const where = "PipelineHarness.state()";
+    if (cols.length === 0) {
+      if (key.length > 0) throw new ValidationError(`${where}: the call of '${fname}' has no PARTITION BY, so there is one virtual processor: call state(${fname}) without a key`);
+    } else {
+      if (key.length === 0) throw new ValidationError(`${where}: give the key of a virtual processor of '${fname}': the value of ${cols.map((c) => `'${table.schema.names[c]}'`).join(", ")}`);
+      const values = cols.length === 1 ? [key[0]] : key[0];
+      if (!Array.isArray(values) || values.length !== cols.length) {
+        throw new ValidationError(`${where}: the key of '${fname}' is an array of ${cols.length} values (${cols.map((c) => table.schema.names[c]).join(", ")}), got ${JSON.stringify(key[0]) ?? String(key[0])}`);
+      }
+      cols.forEach((c, i) => { record[c] = coerceValue(table.schema.types[c]!, values[i], () => `${where}: key column '${table.schema.names[c]}'`); });
+    }
+    const live = op.peekState(keyExtractor(cols, table.schema.types)(record), this.now);
+    const out: Record<string, unknown> = {};
+    for (const s of op.call.fn.states) {
+      const v = live[s.name];
+      out[s.name] = v !== undefined ? copyValue(v) : s.decl.kind === "listView" ? [] : s.decl.kind === "mapView" ? new Map() : null;
+    }
+    return deepFreeze(out) as HarnessState<F>;
   }
 
   /** The event-time timers of the program's process table function calls that have not fired, in firing order. */

@@ -1,9 +1,10 @@
 // PipelineHarness (src/testing/pipeline-harness.ts): any Table API program driven by hand on its real job graph.
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   $, ArgumentTrait, DataTypes, ProcessTableFunction, Row, RowKind, Schema, Tumble, descriptor, lit, tableArg, valueState,
 } from "../../src/index.js";
-import { PipelineHarness } from "../../src/testing/index.js";
+import { PipelineHarness, checkRestoreAtAnyRecord } from "../../src/testing/index.js";
+import type { KeyedRow } from "../../src/types/row.js";
 
 const Clicks = DataTypes.ROW(DataTypes.FIELD("user", DataTypes.STRING().notNull()), DataTypes.FIELD("n", DataTypes.INT().notNull()));
 const Events = Schema.newBuilder()
@@ -208,5 +209,57 @@ describe("PipelineHarness: bad input is a clear error", () => {
       .toThrow("PipelineHarness: the program does not read input 'unused'");
     expect(() => h.watermark("clicks", Number.NaN)).toThrow(/expected epoch milliseconds or a Date/);
     expect(() => h.setProcessingTime(-1)).toThrow(/processing time cannot go back/);
+  });
+});
+
+/** Flink's GreetingWithLastPurchase: two co-partitioned tables share one virtual processor per key. */
+const GreetingWithLastPurchase = ProcessTableFunction.define({
+  name: "GreetingWithLastPurchase",
+  args: { visit: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE), purchase: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE) },
+  state: { memory: valueState<{ lastItem: string | null }>({ lastItem: null }) },
+  output: DataTypes.STRING(),
+  eval(ctx, { memory }, { visit, purchase }) {
+    if (purchase !== null) memory.lastItem = purchase.item as string;
+    else if (visit !== null) ctx.collect(memory.lastItem === null ? `Hello ${visit.name}` : `Hello ${visit.name}, ${memory.lastItem} again?`);
+  },
+});
+
+describe("PipelineHarness: a PTF with several table arguments", () => {
+  const Visits = DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING().notNull()));
+  const Purchases = DataTypes.ROW(DataTypes.FIELD("customer", DataTypes.STRING().notNull()), DataTypes.FIELD("item", DataTypes.STRING().notNull()));
+  const make = () => PipelineHarness.of({
+    inputs: { visits: Visits, purchases: Purchases },
+    program: ({ visits, purchases }, env) => env.fromCall(GreetingWithLastPurchase, visits.partitionBy($("name")), purchases.partitionBy($("customer"))),
+  });
+
+  it("rows of each table reach the call; state(F, key) shows the shared virtual processor; the output is typed", () => {
+    const h = make();
+    h.send("visits", { name: "Ann" });
+    expect(h.state(GreetingWithLastPurchase, "Ann")).toEqual({ memory: null });
+    h.send("purchases", { customer: "Ann", item: "tea" }).send("visits", { name: "Ann" }).send("visits", { name: "Ben" });
+    expect(h.changelog()).toEqual(["+I[Ann, Ann, Hello Ann]", "+I[Ann, Ann, Hello Ann, tea again?]", "+I[Ben, Ben, Hello Ben]"]);
+    expect(h.state(GreetingWithLastPurchase, "Ann")).toEqual({ memory: { lastItem: "tea" } });
+    expect(Object.isFrozen(h.state(GreetingWithLastPurchase, "Ann").memory)).toBe(true);
+    expect(h.getResolvedSchema().names).toEqual(["name", "customer", "EXPR$0"]);
+    expectTypeOf(h.output()).toEqualTypeOf<KeyedRow<{ name: string; customer: string; EXPR$0: string | null }>[]>();
+    expectTypeOf(h.state(GreetingWithLastPurchase, "Ann").memory).toEqualTypeOf<{ readonly lastItem: string | null } | null>();
+  });
+
+  it("state() names what is wrong with the function or the key", () => {
+    const h = make();
+    expect(() => h.state(Reminder, "a")).toThrow("PipelineHarness.state(): the program does not call function 'Reminder'; its operators are [Process[GreetingWithLastPurchase], Collect]");
+    expect(() => h.state(GreetingWithLastPurchase)).toThrow("PipelineHarness.state(): give the key of a virtual processor of 'GreetingWithLastPurchase': the value of 'name'");
+    expect(() => h.state(GreetingWithLastPurchase, 1)).toThrow(/key column 'name'/);
+  });
+
+  it("restore at any record holds for the call", () => {
+    checkRestoreAtAnyRecord({
+      inputs: { visits: Visits, purchases: Purchases },
+      program: ({ visits, purchases }, env) => env.fromCall(GreetingWithLastPurchase, visits.partitionBy($("name")), purchases.partitionBy($("customer"))),
+      steps: [
+        { input: "visits", row: { name: "Ann" } }, { input: "purchases", row: { customer: "Ann", item: "tea" } },
+        { input: "visits", row: { name: "Ann" } }, { input: "purchases", row: { customer: "Ben", item: "jam" } }, { input: "visits", row: { name: "Ben" } },
+      ],
+    });
   });
 });

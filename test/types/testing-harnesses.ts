@@ -45,6 +45,7 @@ function pipeline(): void {
   expectTypeOf(h.drain()[0]!.total).toEqualTypeOf<number | null>();
   expectTypeOf(h.stateSizes()).toEqualTypeOf<Readonly<Record<string, number>>>();
   expectTypeOf(h.timers()[0]!.time).toEqualTypeOf<number>();
+  expectTypeOf(h.getResolvedSchema()).toEqualTypeOf<ResolvedSchema>();
   const snapshot = h.snapshot();
   PipelineHarness.of({ inputs: { clicks: Clicks }, program: ({ clicks }) => clicks }).restore(snapshot);
   // @ts-expect-error the program must return a Table
@@ -88,6 +89,9 @@ function ptf(): void {
   const h = PtfTestHarness.of(Latest, { input: Events, partitionBy: ["k"], orderBy: ["ts"], watermarks: "schema" });
   expectTypeOf(h.output()).toEqualTypeOf<KeyedRow<{ k: string; at: number }>[]>();
   expectTypeOf(h.getResolvedSchema()).toEqualTypeOf<ResolvedSchema>();
+  const p = PipelineHarness.of({ inputs: { events: Events }, program: ({ events }) => events.partitionBy($("k")).process(Latest) });
+  expectTypeOf(p.output()).toEqualTypeOf<KeyedRow<{ k: string; at: number }>[]>();
+  expectTypeOf(p.state(Latest, "a")).toEqualTypeOf<{}>();
   PtfTestHarness.of(Latest, { input: Events, partitionBy: ["k"], orderBy: [$("ts").desc()] });
   // @ts-expect-error 'time' is not a column of the input
   PtfTestHarness.of(Latest, { input: Events, partitionBy: ["k"], orderBy: ["time"] });
