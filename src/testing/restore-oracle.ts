@@ -4,12 +4,17 @@ import { type RowKind } from "../types/row.js";
 import { diffTables, formatTable } from "./table-literal.js";
 import { type InputRow, PipelineHarness, type PipelineHarnessOptions, type PipelineInputs, type PipelineSnapshot } from "./pipeline-harness.js";
 
-/** One step of a harnessed run: a row sent to an input, or an input's watermark moved. */
-export type HarnessStep<I extends PipelineInputs> = {
-  [N in keyof I & string]:
-    | { readonly input: N; readonly row: RowInput<InputRow<I[N]>> }
-    | { readonly input: N; readonly watermark: number | Date };
-}[keyof I & string];
+/**
+ * One step of a harnessed run: a row sent to an input, an input's watermark moved, or the processing-time
+ * clock moved forward (milliseconds or a duration such as "2 min"; state TTL runs on it).
+ */
+export type HarnessStep<I extends PipelineInputs> =
+  | {
+    [N in keyof I & string]:
+      | { readonly input: N; readonly row: RowInput<InputRow<I[N]>> }
+      | { readonly input: N; readonly watermark: number | Date };
+  }[keyof I & string]
+  | { readonly advanceProcessingTime: number | string };
 
 /** What `checkRestoreAtAnyRecord` runs: a harnessed program and the steps of one run of it. */
 export interface RestoreCheck<I extends PipelineInputs, R extends object> extends PipelineHarnessOptions<I, R> {
@@ -87,8 +92,9 @@ export class RestoreMismatchError extends Error {
 }
 
 function apply<I extends PipelineInputs>(h: PipelineHarness<I, object>, step: HarnessStep<I>): void {
-  const s = step as { input: keyof I & string; row?: unknown; watermark?: number | Date };
-  if ("watermark" in s) h.watermark(s.input, s.watermark!);
+  const s = step as { input: keyof I & string; row?: unknown; watermark?: number | Date; advanceProcessingTime?: number | string };
+  if ("advanceProcessingTime" in s) h.advanceProcessingTime(s.advanceProcessingTime!);
+  else if ("watermark" in s) h.watermark(s.input, s.watermark!);
   else h.send(s.input, s.row as never);
 }
 
@@ -99,7 +105,8 @@ function captured(h: PipelineHarness<PipelineInputs, object>): Captured[] {
 /** The steps as a table, with a line where the snapshot was taken and restored. */
 function stepsTable<I extends PipelineInputs>(h: PipelineHarness<I, object>, steps: readonly HarnessStep<I>[], cut: number): string {
   const rows: { cells: string[] }[] = steps.map((step, i) => {
-    const s = step as { input: keyof I & string; row?: unknown; watermark?: number | Date };
+    const s = step as { input: keyof I & string; row?: unknown; watermark?: number | Date; advanceProcessingTime?: number | string };
+    if ("advanceProcessingTime" in s) return { cells: [String(i + 1), "clock", "PT", `+${String(s.advanceProcessingTime)}`] };
     if ("watermark" in s) {
       const ms = s.watermark instanceof Date ? s.watermark.getTime() : s.watermark!;
       return { cells: [String(i + 1), s.input, "WM", Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms)] };

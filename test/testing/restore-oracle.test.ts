@@ -50,6 +50,17 @@ describe("checkRestoreAtAnyRecord holds for the engine's stateful operators", ()
     });
   });
 
+  it("a group aggregate with state TTL, the clock moving between rows", () => {
+    checkRestoreAtAnyRecord({
+      inputs: { clicks: Clicks }, config: { "table.exec.state.ttl": "1 min" },
+      program: ({ clicks }) => clicks.groupBy($("user")).select($("user"), $("n").sum().as("total")),
+      steps: [
+        ...clicks(["Ann", 1], ["Ben", 2]), { advanceProcessingTime: "40 s" }, ...clicks(["Ann", 3]),
+        { advanceProcessingTime: "40 s" }, ...clicks(["Ann", 1], ["Ben", 7]),
+      ],
+    });
+  });
+
   it("a regular join of two inputs", () => {
     const Users = DataTypes.ROW(DataTypes.FIELD("id", DataTypes.STRING().notNull()), DataTypes.FIELD("name", DataTypes.STRING()));
     checkRestoreAtAnyRecord({
