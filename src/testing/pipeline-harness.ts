@@ -6,6 +6,7 @@ import { decodeSnapshot, encodeSnapshot } from "../exec/snapshot-codec.js";
 import { WatermarkGenerator } from "../exec/sources/watermark-generator.js";
 import type { PlanNode, WatermarkSpec } from "../plan/nodes.js";
 import { parseDuration } from "../ptf/ttl.js";
+import { OPERATORS } from "../table/wiring.js";
 import type { JobSettings, MetricsSnapshot } from "../table/executor.js";
 import { type RowConverter, rowConverter } from "../table/row-converter.js";
 import { Schema } from "../table/schema.js";
@@ -182,7 +183,7 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
     this.graph = buildJobGraph(env.negotiate(result.node, true), settings, {
       record: (k, v) => { kinds.push(k); records.push(v); },
       watermark: (wm) => { this.sinkWatermark = wm; },
-    }, settings.resolveFunction);
+    }, OPERATORS, settings.resolveFunction);
 
     // the harness inputs among the job's sources, and the rest
     this.others = [];
