@@ -128,7 +128,7 @@ function calc(node: FilterNode | ProjectNode, ctx: GraphContext, build: (n: Plan
     ? fuser(bottom, first.exprs.map((e) => bottom.schema.indexOf((e as { name: string }).name)), ctx, build)
     : undefined;
   if (fused !== undefined) {
-    ctx.adopt(fused);
+    ctx.adopt(fused, bottom);
     if (stages.length === 1) return fused;
     const rest = ctx.register(new CalcOperator(stages.slice(1), first.schema, ctx.resolveFunction));
     connect(fused, rest, 0);

@@ -25,6 +25,11 @@ export interface Job {
   cancel(): void;
   /** The job's metrics as of now (see docs/metrics.md); still readable after the job ended. */
   metrics?(): MetricsSnapshot;
+  /**
+   * For a progress display (table/progress.ts), read between slices: the watermark at the end of the plan
+   * and the keys held by the operators that count them.
+   */
+  progress?(): { readonly watermark: number; readonly stateKeys: number };
 }
 
 /**

@@ -34,6 +34,12 @@ export interface JobGraph {
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
   /**
+   * The plan node each source emitter and operator was built for (the topmost of a fused Filter/Project
+   * chain; the first of several identical nodes run by one operator). Test harnesses name operators and find
+   * the sources of their inputs by it; the job itself does not read it.
+   */
+  readonly nodes: ReadonlyMap<Emitter, PlanNode>;
+  /**
    * True once a LIMIT ended its output early (it is satisfied) and that has ended the sink: nothing more
    * can reach the sink, so the job stops and cancels the sources still running.
    */
@@ -73,6 +79,7 @@ function buildGraph(
   const registered = new Set<Emitter>();
   const memo = new Map<PlanNode, Emitter>();
   const metrics = new JobMetrics();
+  const nodes = new Map<Emitter, PlanNode>();
 
   const ctx: GraphContext = {
     settings,
@@ -87,7 +94,8 @@ function buildGraph(
       registered.add(e);
       return e as typeof op & Emitter;
     },
-    adopt: (em) => {
+    adopt: (em, node) => {
+      if (node !== undefined && !nodes.has(em)) nodes.set(em, node);
       if (registered.has(em)) return;
       registered.add(em);
       emitters.push(em);
@@ -104,6 +112,7 @@ function buildGraph(
     // what a factory returns without registering it: a source's emitter, or an operator built after its inputs
     ctx.adopt(em);
     attachMetrics(metrics, node, em, sources);
+    if (!nodes.has(em)) nodes.set(em, node);
     memo.set(node, em);
     return em;
   };
@@ -122,7 +131,7 @@ function buildGraph(
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
-  return { sources, operators, metrics, sinkEnded };
+  return { sources, operators, metrics, nodes, sinkEnded };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

@@ -102,6 +102,15 @@ export class LocalJob implements Job {
     return this.graph.metrics.snapshot();
   }
 
+  /** The watermark that reached the sink (the last operator) and the keys held by operators that count them. */
+  progress(): { readonly watermark: number; readonly stateKeys: number } {
+    const ops = this.graph.operators;
+    let keys = 0;
+    for (const op of ops) if (op.stateKeys !== undefined) keys += op.stateKeys();
+    const sink = ops[ops.length - 1] as { currentWatermark?: number } | undefined;
+    return { watermark: sink?.currentWatermark ?? -Infinity, stateKeys: keys };
+  }
+
   cancel(): void {
     if (this.finished) return;
     this.finished = true;

@@ -29,8 +29,11 @@ export interface GraphContext {
   addSource(reader: SourceReader, emitter: Emitter): void;
   /** Registers an operator before its inputs are built (operators open and close in registration order). */
   register<O extends BaseOperator>(op: O): O & Emitter;
-  /** Adds an emitter built outside `register` (a fused operator) to the graph, once. */
-  adopt(em: Emitter): void;
+  /**
+   * Adds an emitter built outside `register` (a fused operator) to the graph, once; `node` is the plan node
+   * it runs when that is not the node being built (the join under a fused projection).
+   */
+  adopt(em: Emitter, node?: PlanNode): void;
 }
 
 /** Something records come out of: an operator or a source. `outputs` are wired to `out` at the end. */

@@ -30,6 +30,11 @@ export interface Operator {
    * counts something registers it there (exec/metrics.ts). Optional: most operators count nothing.
    */
   setMetrics?(group: MetricGroup): void;
+  /**
+   * Keys this operator holds state for, if it can say so cheaply (no walk over the state): read by a
+   * progress display between slices. Optional.
+   */
+  stateKeys?(): number;
 }
 
 /**

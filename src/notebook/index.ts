@@ -11,3 +11,5 @@ export { traceTimeline } from "./trace.js";
 export type { TimelineTrace, TraceInput, TraceOutput, TracePane, TraceTimer } from "./trace.js";
 export { timelineSvg, sparklineSvg, timeLabel } from "./timeline.js";
 export type { TimelineOptions } from "./timeline.js";
+export { notebookProgress, progressHtml } from "./progress.js";
+export type { UpdatingDisplay } from "./progress.js";

@@ -4,6 +4,7 @@ import type { FunctionResolver } from "../expressions/compile.js";
 import type { Decimal } from "decimal.js";
 import { ValidationError } from "../types/errors.js";
 import { getExecutor } from "./executor.js";
+import type { ProgressOptions } from "./progress.js";
 import type { PlanContext } from "../plan/builders.js";
 import { type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode, valuesNode } from "../plan/nodes.js";
 import { StatementSet } from "./statement-set.js";
@@ -387,13 +388,14 @@ export class TableEnvironment<B extends boolean = boolean> {
   }
 
   /** @internal Runs a plan: used by Table.execute(). */
-  executeNode(node: PlanNode, signal?: AbortSignal): TableResult {
+  executeNode(node: PlanNode, signal?: AbortSignal, progress?: boolean | ProgressOptions): TableResult {
     const executor = getExecutor();
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
     };
     const root = this.negotiate(node, true);
-    return new TableResult(node.schema, (sink) => executor.createJob(root, settings, sink), this.isBatch(), signal);
+    return new TableResult(node.schema, (sink) => executor.createJob(root, settings, sink), this.isBatch(), signal,
+      progress === true ? {} : progress === false || progress === undefined ? undefined : progress);
   }
 }
 

@@ -8,6 +8,7 @@ import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
 import { describeThrown } from "../types/describe-thrown.js";
 import { type RowsReadable, rowsReadable } from "./result-readable.js";
+import { type ProgressOptions, ProgressTracker } from "./progress.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -52,6 +53,8 @@ export class TableResult<R extends object = Record<string, unknown>> {
     private readonly makeJob: (sink: JobSink) => Job,
     private readonly batch: boolean,
     private readonly signal?: AbortSignal,
+    /** Set with `execute({ progress })`: a progress display while the job runs (progress.ts). */
+    private readonly progress?: ProgressOptions,
   ) {}
 
   getResolvedSchema(): ResolvedSchema {
@@ -107,6 +110,9 @@ export class TableResult<R extends object = Record<string, unknown>> {
     const onAbort = () => { this.cancelled = true; };
     this.signal?.addEventListener("abort", onAbort);
     let lastYield = performance.now();
+    const tracker = this.progress === undefined ? undefined
+      : new ProgressTracker({ metrics: () => job.metrics?.() ?? {}, progress: () => job.progress?.() ?? { watermark: -Infinity, stateKeys: 0 } }, this.progress);
+    let outcome: "finished" | "failed" | "cancelled" = "cancelled";
     try {
       for (;;) {
         if (this.cancelled || this.signal?.aborted) { this.stoppedEarly = true; return; }
@@ -117,10 +123,11 @@ export class TableResult<R extends object = Record<string, unknown>> {
         } catch (e) {
           failure = { error: e };
         }
+        tracker?.tick();
         const out = take();
         if (out !== undefined) yield out;
-        if (failure) throw failure.error;
-        if (status === "done") return;
+        if (failure) { outcome = "failed"; throw failure.error; }
+        if (status === "done") { outcome = "finished"; return; }
         if (status !== "more") {
           await status;
           lastYield = performance.now();
@@ -132,6 +139,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
     } finally {
       this.signal?.removeEventListener("abort", onAbort);
       job.cancel();
+      tracker?.end(outcome);
     }
   }
 

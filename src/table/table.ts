@@ -5,6 +5,7 @@ import * as plan from "../plan/builders.js";
 import { deriveChangelogMode, modeToShortString } from "../plan/changelog-mode.js";
 import { explainPlan } from "../plan/explain.js";
 import type { PlanNode } from "../plan/nodes.js";
+import type { ProgressOptions } from "./progress.js";
 import { TableResult } from "./table-result.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import { type CheckOrderKeys, type CheckPartitionKeys, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
@@ -38,6 +39,18 @@ import type {
   GroupKeyArgs, GroupKeyNames, GroupSelectArgs, PredicateArg, RenameArgs, RenameResult, SelectArgs, SelectMode, SelectResult,
   SelectSchema, UnionArg, UnionMode, UnionResult,
 } from "./typing.js";
+
+/** Options of `execute()`. */
+export interface ExecuteOptions {
+  /** Cancels the job when aborted. */
+  readonly signal?: AbortSignal;
+  /**
+   * Opt-in progress display while the job runs (off by default, so tests print nothing): `true` for a
+   * single updating line on stderr, or options (a renderer such as the notebook's `notebookProgress()`,
+   * the update interval, the clock). See docs/metrics.md.
+   */
+  readonly progress?: boolean | ProgressOptions;
+}
 
 /**
  * How a table changes over time, as part of its type: `"append"` (insert-only), `"retract"`
@@ -376,8 +389,8 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
    * Plans and returns the job; it runs when the result is consumed (collect, toArray, print). Rows are
    * typed by the schema: `(await t.execute().toArray())[0].name` is a `string | null`.
    */
-  execute(options: { signal?: AbortSignal } = {}): TableResult<Flatten<S>> {
-    return this.env.executeNode(this.node, options.signal) as TableResult<Flatten<S>>;
+  execute(options: ExecuteOptions = {}): TableResult<Flatten<S>> {
+    return this.env.executeNode(this.node, options.signal, options.progress) as TableResult<Flatten<S>>;
   }
 
   /** The logical plan with each node's schema and changelog mode. */

@@ -16,3 +16,7 @@ export { checkStreamingEqualsBatch, checkArrivalOrderInsensitive, checkWellForme
 export type { ArrivalOrderCheck } from "./oracles.js";
 export { PtfTestHarness } from "./ptf-harness.js";
 export type { PtfHarnessOptions, PtfHarnessSnapshot, HarnessArgs, HarnessKey, HarnessOutput, HarnessState, EntrySnapshot } from "./ptf-harness.js";
+export { PipelineHarness } from "./pipeline-harness.js";
+export type { PipelineHarnessOptions, PipelineInput, PipelineInputs, PipelineSnapshot, InputRow, InputTables, PendingTimer } from "./pipeline-harness.js";
+export { checkRestoreAtAnyRecord, RestoreMismatchError } from "./restore-oracle.js";
+export type { RestoreCheck, HarnessStep } from "./restore-oracle.js";

@@ -25,6 +25,10 @@ import type { Flatten } from "../table/typing.js";
 import { coerceValue } from "../types/values.js";
 import { deepFreeze } from "./freeze.js";
 import { InputRows } from "./ptf-input.js";
+import { WatermarkGenerator } from "../exec/sources/watermark-generator.js";
+import type { ValuesNode } from "../plan/nodes.js";
+import { orderItems } from "../ptf/order-by.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 
 // ---- types ----
 
@@ -67,6 +71,17 @@ export type PtfHarnessOptions<F, T extends object, K extends string, O extends s
   readonly onTime?: O;
   /** The call's `uid` (default: the function's name, as in a job). Snapshots are restored by uid. */
   readonly uid?: string;
+  /**
+   * ORDER BY of the table argument (PTF rule 10): column names (ascending) or `$("ts").desc()`-style
+   * expressions, the first being the time attribute. Rows then wait in the sort buffer until a watermark
+   * passes their time, and rows at or behind the watermark are dropped as late, as in a job.
+   */
+  readonly orderBy?: readonly ((keyof T & string) | Expression<unknown>)[];
+  /**
+   * `"manual"` (default): watermarks come only from `processWatermark`. `"schema"`: the input Schema's
+   * watermark declaration makes them too, as a source would: after each row, max time seen - delay.
+   */
+  readonly watermarks?: "manual" | "schema";
   /** Processing time (epoch ms) the harness starts at; default 0. */
   readonly processingTime?: number;
   /** Configuration options of the call, e.g. `{ "table.exec.state.ttl": "1 h" }`. */
@@ -145,6 +160,10 @@ export class PtfTestHarness<F extends AnyProcessTableFunction, T extends object,
   private rowCount = 0;
   private restored = false;
   private ended = false;
+  /** With `watermarks: "schema"`: the source-style generator and the rowtime column it reads. */
+  private readonly generator: WatermarkGenerator | undefined;
+  private readonly rowtime: number = -1;
+  private readonly schema: ResolvedSchema;
 
   private constructor(fn: F, options: PtfHarnessOptions<F, T, K, O>) {
     if (!(fn instanceof ProcessTableFunction)) {
@@ -178,7 +197,8 @@ export class PtfTestHarness<F extends AnyProcessTableFunction, T extends object,
     const table = (rowType instanceof Schema ? env.fromValues(rowType, []) : env.fromValues(rowType as DataType<object | null>, [])) as Table<object>;
     const keys = options.partitionBy ?? [];
     const keyNames = keys.length > 0 ? partitionKeyNames(table, keys.map((k) => $(k))) : [];
-    const args: unknown[] = [new TableArgument(tableArg.name, table, keyNames)];
+    const order = options.orderBy === undefined ? [] : orderItems(table, options.orderBy.map((c) => (typeof c === "string" ? $(c) : c)));
+    const args: unknown[] = [new TableArgument(tableArg.name, table, keyNames, order)];
     const given = (options as { args?: Readonly<Record<string, unknown>> }).args ?? {};
     for (const [argName, value] of Object.entries(given)) {
       const a = fn.arg(argName);
@@ -197,6 +217,16 @@ export class PtfTestHarness<F extends AnyProcessTableFunction, T extends object,
     this.keyNames = resolved.partitionKeys.map((i) => resolved.schema.names[i]!);
     this.keyOf = keyExtractor(resolved.partitionKeys, resolved.schema.types);
     this.input = InputRows.of(rowType as DataType | Schema<object>, env.planContext());
+    if (options.watermarks !== undefined && options.watermarks !== "manual" && options.watermarks !== "schema") {
+      throw new ValidationError(`PtfTestHarness: watermarks must be "manual" or "schema", got ${String(options.watermarks)}`);
+    }
+    const wm = (table.node as ValuesNode).watermark;
+    if (options.watermarks === "schema") {
+      if (wm === undefined) throw new ValidationError("PtfTestHarness: watermarks: \"schema\" needs an input Schema with a watermark declaration (.watermark(\"ts\", \"ts - INTERVAL '5' SECOND\"))");
+      this.generator = new WatermarkGenerator(wm.delayMillis, wm.emit === "periodic" ? wm.intervalRecords ?? 1 : 1);
+      this.rowtime = table.node.schema.indexOf(wm.rowtimeColumn);
+    }
+    this.schema = node.schema;
     this.convert = rowConverter(node.schema);
     this.outputTypes = node.schema.types;
     this.op = new PtfOperator(this.call, { batch: false, config: env.getConfig().options, clock: () => this.now });
@@ -246,6 +276,11 @@ export class PtfTestHarness<F extends AnyProcessTableFunction, T extends object,
     const key = this.keyOf(record);
     if (!this.seen.has(key)) this.seen.set(key, this.userKey(record));
     this.op.processElement(0, kind, record);
+    if (this.generator !== undefined) {
+      const t = record[this.rowtime] as Date | null;
+      const w = t === null ? undefined : this.generator.onEvent(t.getTime());
+      if (w !== undefined) this.op.processWatermark(0, w);
+    }
   }
 
   /** Processes rows one after another. */
@@ -294,6 +329,11 @@ export class PtfTestHarness<F extends AnyProcessTableFunction, T extends object,
   }
 
   // ---- output ----
+
+  /** The call's result columns with their types (`rowtime` last with `on_time`), as a Table's `getResolvedSchema()`. */
+  getResolvedSchema(): ResolvedSchema {
+    return this.schema;
+  }
 
   /** The rows emitted so far (since the last `drain()`), as rows of the call's result with their kind (`Row.kindOf`). */
   output(): HarnessOutput<F, T, K, O>[] {

@@ -21,23 +21,30 @@ export class InputRows {
   private readonly physical: ResolvedSchema;
   private readonly complete: ((physical: readonly unknown[]) => unknown[]) | undefined;
 
-  private constructor(physical: ResolvedSchema, complete: ((physical: readonly unknown[]) => unknown[]) | undefined) {
+  private readonly allTypes: readonly DataType[];
+
+  private constructor(physical: ResolvedSchema, complete: ((physical: readonly unknown[]) => unknown[]) | undefined, all: readonly DataType[]) {
     this.physical = physical;
     this.complete = complete;
+    this.allTypes = all;
   }
 
   /** For a ROW type (columns = its fields) or a Schema (rows give its physical columns). */
   static of(input: DataType | Schema<object>, pc: PlanContext): InputRows {
     if (input instanceof Schema) {
       const resolved = resolveSchema(input, pc);
-      return new InputRows(resolved.physical, computedColumnsFunction(resolved, pc.resolveFunction));
+      return new InputRows(resolved.physical, computedColumnsFunction(resolved, pc.resolveFunction), resolved.schema.types);
     }
-    return new InputRows(new ResolvedSchema(input.fields.map((f) => ({ name: f.name, type: f.type }))), undefined);
+    const physical = new ResolvedSchema(input.fields.map((f) => ({ name: f.name, type: f.type })));
+    return new InputRows(physical, undefined, physical.types);
   }
 
-  /** The record for `row`; sets `kind`. `n` is the 1-based number of the row, for messages. */
-  toRecord(row: unknown, n: number): unknown[] {
-    const where = `PtfTestHarness.processElement row ${n}`;
+  /**
+   * The record for `row`; sets `kind`. `n` is the 1-based number of the row and `call` the method it was
+   * given to, for messages.
+   */
+  toRecord(row: unknown, n: number, call = "PtfTestHarness.processElement"): unknown[] {
+    const where = `${call} row ${n}`;
     const cols = this.physical.columns;
     let values: readonly unknown[];
     if (row instanceof PositionalRow) {
@@ -59,6 +66,11 @@ export class InputRows {
     }
     const record = cols.map((c, j) => coerceValue(c.type, values[j], () => `${where}, column '${c.name}'`));
     return this.complete ? this.complete(record) : record;
+  }
+
+  /** Types of the records `toRecord` makes (computed columns included). */
+  types(): readonly DataType[] {
+    return this.allTypes;
   }
 
   /** Name of the kind of the row converted last, for messages. */

@@ -7,6 +7,7 @@ import {
   lit, listView, mapView, scalarArg, structuredType, tableArg, valueState, valueView,
 } from "../../src/index.js";
 import { PtfTestHarness, type PtfHarnessSnapshot } from "../../src/testing/index.js";
+import type { KeyedRow } from "../../src/types/row.js";
 
 const Click = DataTypes.ROW(DataTypes.FIELD("user", DataTypes.STRING()), DataTypes.FIELD("page", DataTypes.STRING().notNull()));
 
@@ -632,5 +633,59 @@ describe("event time: on_time, watermarks from the test, timers", () => {
     expect(() => PtfTestHarness.of(Reminder, { input: TimedClick, partitionBy: ["user"], onTime: "time" })).toThrow(
       "Invalid time attribute declaration. Each column in the `on_time` argument must reference at least one column in one of the table arguments. Unknown references: [time]",
     );
+  });
+});
+
+/** Collects the rows of a key in the order eval sees them. */
+const InOrder = ProcessTableFunction.define({
+  name: "InOrder",
+  args: { input: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE) },
+  output: DataTypes.ROW(DataTypes.FIELD("seen", DataTypes.BIGINT().notNull())),
+  eval(ctx, _state, { input }) {
+    ctx.collect({ seen: (input.ts as Date).getTime() });
+  },
+});
+const Delayed = Schema.newBuilder().column("user", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3))
+  .watermark("ts", "ts - INTERVAL '0.005' SECOND").build();
+
+describe("ORDER BY, watermarks from the schema, output column types", () => {
+  it("orderBy: rows wait in the sort buffer for the watermark and reach eval in time order; late rows are dropped", () => {
+    const h = PtfTestHarness.of(InOrder, { input: TimedClick, partitionBy: ["user"], orderBy: ["ts"] });
+    h.processElements([Row.of("a", new Date(30)), Row.of("a", new Date(10)), Row.of("a", new Date(20))]);
+    expect(h.changelog()).toEqual([]);
+    h.processWatermark(25);
+    expect(h.drain().map((r) => r.seen)).toEqual([10, 20]);
+    h.processElement(Row.of("a", new Date(25))); // at the watermark: late
+    h.endInput();
+    expect(h.changelog()).toEqual(["+I[a, 30]"]);
+  });
+
+  it("orderBy takes expressions too, and checks its columns", () => {
+    const h = PtfTestHarness.of(InOrder, { input: TimedClick, partitionBy: ["user"], orderBy: [$("ts").asc()] });
+    h.processElements([Row.of("a", new Date(3)), Row.of("a", new Date(1))]);
+    h.endInput();
+    expect(h.changelog()).toEqual(["+I[a, 1]", "+I[a, 3]"]);
+    // @ts-expect-error 'time' is not a column of the input
+    expect(() => PtfTestHarness.of(InOrder, { input: TimedClick, partitionBy: ["user"], orderBy: ["time"] })).toThrow(/time/);
+  });
+
+  it("watermarks: \"schema\" makes the input's watermarks from its declaration after each row", () => {
+    const h = PtfTestHarness.of(Reminder, { input: Delayed, partitionBy: ["user"], onTime: "ts", watermarks: "schema" });
+    h.processElement(Row.of("a", new Date(0))); // reminder at 10
+    expect(h.currentWatermark()).toBe(-5);
+    h.processElement(Row.of("b", new Date(16))); // watermark 11: a's reminder fires
+    expect(h.currentWatermark()).toBe(11);
+    expect(h.changelog()).toEqual(["+I[a, remind after 1 rows, 1970-01-01T00:00:00.010Z]"]);
+    const plain = DataTypes.ROW(DataTypes.FIELD("user", DataTypes.STRING()), DataTypes.FIELD("ts", DataTypes.TIMESTAMP_LTZ(3)));
+    expect(() => PtfTestHarness.of(InOrder, { input: plain, partitionBy: ["user"], watermarks: "schema" })).toThrow(
+      "PtfTestHarness: watermarks: \"schema\" needs an input Schema with a watermark declaration",
+    );
+  });
+
+  it("getResolvedSchema() gives the output columns and their types; the rows are typed the same", () => {
+    const h = PtfTestHarness.of(Reminder, { input: TimedClick, partitionBy: ["user"], onTime: "ts" });
+    expect(h.getResolvedSchema().names).toEqual(["user", "EXPR$0", "rowtime"]);
+    expect(h.getResolvedSchema().types.map(String)).toEqual(["STRING", "STRING", "TIMESTAMP_LTZ(3) NOT NULL *ROWTIME*"]);
+    expectTypeOf(h.output()).toEqualTypeOf<KeyedRow<{ user: string | null; EXPR$0: string | null; rowtime: Date }>[]>();
   });
 });

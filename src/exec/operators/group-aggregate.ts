@@ -89,6 +89,11 @@ export class GroupAggregateOperator extends BaseOperator {
     return this.index.size;
   }
 
+  /** Keys held in state, for a progress display: the live groups. */
+  stateKeys(): number {
+    return this.index.size;
+  }
+
   override snapshotState(): unknown {
     const groups: { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[] = [];
     const ttl = this.ttl;

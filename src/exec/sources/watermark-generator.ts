@@ -25,4 +25,15 @@ export class WatermarkGenerator {
   current(): number {
     return this.emitted;
   }
+
+  /** Its progress (highest time seen, watermark emitted), for a test harness's snapshot of a source. */
+  snapshot(): { readonly maxSeen: number; readonly emitted: number } {
+    return { maxSeen: this.maxSeen, emitted: this.emitted };
+  }
+
+  restore(s: { readonly maxSeen: number; readonly emitted: number }): void {
+    this.maxSeen = s.maxSeen;
+    this.emitted = s.emitted;
+    this.sinceEmit = 0;
+  }
 }

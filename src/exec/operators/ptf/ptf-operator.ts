@@ -563,6 +563,17 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     return [...keys];
   }
 
+  /**
+   * Keys holding state, cheaply, for a progress display: the largest key count of one state entry (exact
+   * for a function with one entry; a lower bound otherwise, without walking the keys as stateKeyCount does).
+   */
+  stateKeys(): number {
+    let n = 0;
+    for (const s of this.slots) if (s.map.size > n) n = s.map.size;
+    for (const v of this.views) if (v.map.size > n) n = v.map.size;
+    return n;
+  }
+
   /** Number of virtual processors (keys) holding state: benchmarks report memory per key from it. */
   stateKeyCount(): number {
     const keys = new Set<unknown>();
