@@ -15,7 +15,8 @@ import { changelogNormalizeNode } from "./nodes/changelog-normalize.js";
  * - a filter (a row that stops matching must be retracted with its full content), a projection that drops
  *   an upsert key column, and every stateful relational operator (aggregates, DISTINCT, unions, lateral
  *   joins, OVER, table aggregates);
- * - not a PTF: its table arguments declare how they take updates (SUPPORTS_UPDATES / REQUIRE_UPDATE_BEFORE).
+ * - a PTF where a table argument is delivered as retractions (REQUIRE_UPDATE_BEFORE, or PARTITION BY other
+ *   columns than the upsert key: ptf/updating-input.ts), for that input only.
  * A PTF's own output mode is re-resolved with what its consumer needs as `getRequiredChangelogMode()`
  * (all kinds, or an upsert mode — with key-only deletes before a sink that deletes by key).
  * With `table.exec.source.cdc-events-duplicate = true` every updating keyed source is normalized (the
@@ -66,6 +67,15 @@ export function registerProcessRequirement(f: ProcessRequirement): void {
   processRequirement = f;
 }
 
+/** Whether input `i` of a PTF call must be a full retract changelog (decided when the call was resolved). */
+export type ProcessInputNeeds = (node: ProcessNode, input: number) => boolean;
+let processInputNeeds: ProcessInputNeeds | undefined;
+
+/** Installed by the PTF runtime: which inputs of a call take retractions. */
+export function registerProcessInputNeeds(f: ProcessInputNeeds): void {
+  processInputNeeds = f;
+}
+
 /** Whether input `i` of `node` may delete by key only (`~D`): an upsert sink declaring `sink.supports-delete-by-key`. */
 function inputKeyOnly(node: PlanNode, keyOnly: boolean): boolean {
   if (node.kind === "Sink") return node.changelog === "upsert" && node.options["sink.supports-delete-by-key"] === "true";
@@ -89,8 +99,9 @@ function inputNeeds(node: PlanNode, i: number, needs: boolean, modeOf: (n: PlanN
       const input = modeOf(node.input);
       return !(isKeyedUpsert(input) && upsertKeyMatches(node, input));
     }
-    case "StatementSet":
     case "Process":
+      return processInputNeeds?.(node, i) ?? false;
+    case "StatementSet":
       return false;
     case "Values":
     case "SourceScan":

@@ -1,7 +1,7 @@
 // Flink's changelog test PTFs (Flink's test catalogue §2.2 ChangelogBase, §2.4 "Changelog") declared in
 // TypeScript, and the updating test tables of §1 and §3.5–3.6.
 import {
-  $, ArgumentTrait, ChangelogMode, type ChangelogModeInfo, DataTypes, ProcessTableFunction, Row, type RowKind, type TableEnvironment, tableArg,
+  $, ArgumentTrait, ChangelogMode, type ChangelogModeInfo, DataTypes, ProcessTableFunction, Row, type RowKind, Schema, type TableEnvironment, tableArg,
 } from "../../src/index.js";
 import { OUT, emitObjects } from "./support.js";
 
@@ -126,4 +126,13 @@ export function upsertSource(env: TableEnvironment, rows: readonly (readonly [Ro
     DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("score", DataTypes.BIGINT()), DataTypes.FIELD("op", DataTypes.STRING())),
     ...rows.map(([op, name, score]) => Row.of(name, score, op)),
   ).partitionBy($("name")).process(UpsertReplay);
+}
+
+/**
+ * A keyed source `(name STRING PRIMARY KEY, score BIGINT)` whose rows are upserts (Flink: a `values` source
+ * with `changelog-mode = I,UA,D` and a primary key; deletes carry the whole row, as given).
+ */
+export function keyedUpsertValues(env: TableEnvironment, rows: readonly (readonly [RowKind, string, number | null])[]) {
+  const schema = Schema.newBuilder().column("name", DataTypes.STRING().notNull()).column("score", DataTypes.BIGINT()).primaryKey("name").build();
+  return env.fromValues(schema, ...rows.map(([op, name, score]) => Row.ofKind(op, name, score)));
 }

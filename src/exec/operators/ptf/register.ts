@@ -6,7 +6,7 @@ import { ValidationError } from "../../../types/errors.js";
 import type { JobSettings } from "../../../table/executor.js";
 import { INSERT_ONLY, registerProcessModeDeriver } from "../../../plan/changelog-mode.js";
 import type { PlanNode, ProcessNode } from "../../../plan/nodes.js";
-import { registerProcessRequirement } from "../../../plan/normalize-upserts.js";
+import { registerProcessInputNeeds, registerProcessRequirement } from "../../../plan/normalize-upserts.js";
 import { type Emitter, connect, registerOperatorFactory } from "../../job-graph.js";
 import { GeneratorSource } from "./generator-source.js";
 import { PtfOperator } from "./ptf-operator.js";
@@ -41,6 +41,8 @@ export function installPtfRuntime(): void {
     const call = node.call.withRequiredMode(consumer);
     return call === node.call ? node : { ...node, call };
   });
+  // a table argument delivered as retractions needs them from its input (a keyed source is normalized)
+  registerProcessInputNeeds((node, i) => isResolvedPtfCall(node.call) && node.call.tables.some((t) => t.inputIndex === i && t.delivery.needsRetractions));
   registerOperatorFactory("Process", (node, ctx, build) => {
     const p = node as ProcessNode;
     const call = p.call;
