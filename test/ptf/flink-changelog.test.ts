@@ -163,7 +163,7 @@ describe("§3.5 changelog input", () => {
       args: { r: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.SUPPORT_UPDATES, ArgumentTrait.REQUIRE_UPDATE_BEFORE) },
       output: DataTypes.ROW(DataTypes.FIELD("count", DataTypes.BIGINT())),
       // retractions only when asked: emitting -U under the upsert mode would fail the job (P-047's check)
-      changelogMode: (ctx) => (ctx.getRequiredChangelogMode().contains("UPDATE_BEFORE") ? ChangelogMode.all() : ChangelogMode.upsert()),
+      changelogMode: (ctx) => (ctx.getRequiredChangelogMode().kinds.includes("UPDATE_BEFORE") ? ChangelogMode.all() : ChangelogMode.upsert()),
       eval(ctx, _s, { r }) { ctx.collect(Row.ofKind(Row.kindOf(r), (r as { EXPR$1: number }).EXPR$1)); },
     });
     const call = updatingValues(env).partitionBy($("name")).process(Adaptive).partitionBy($("name")).process(SetSemanticTableRetractArgFunction);
