@@ -332,13 +332,45 @@ describe("validation", () => {
     expect(t.select($("name").as("k"), $("count")).changelogMode()).toBe("[I,UA,D]");
   });
 
+  /** Flink's text of V-38 / V-41: the conflict printed as a plan fragment (sink and the node feeding it). */
+  const atSink = (node: string) => "There is a changelog mismatch between two operators. "
+    + "One produces an upsert changelog (UPDATE_AFTER without UPDATE_BEFORE). "
+    + "The other requires a retract changelog (UPDATE_BEFORE and UPDATE_AFTER), for example a sink without a primary key. "
+    + "In such cases, ensure that the sink is able to digest upserts where the PRIMARY KEY serves as the upsert key, or make the input produce UPDATE_BEFORE.\n\n"
+    + "The conflict is at:\n"
+    + "Sink(expectedChangelogMode=[I,UB,UA,D])\n"
+    + `  +- ${node}(changelogMode=[I,UA,D])`;
+
+  it("V-38: an upsert output into a sink without primary key (SQL and Table API)", () => {
+    const env = streamingEnv();
+    keyedSink(env, "t_no_pk_sink", false);
+    env.createTemporaryFunction("f", UpdatingUpsertFunction);
+    env.createTemporaryView("t_updating", updatingValues(env).as("name", "count"));
+    expect(() => env.from("t_updating").partitionBy($("name")).process("f").executeInsert("t_no_pk_sink")).toThrow(atSink("ProcessTableFunction"));
+    expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT * FROM f(r => TABLE t_updating PARTITION BY name)")).toThrow(atSink("ProcessTableFunction"));
+    expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT * FROM f(r => TABLE t_updating PARTITION BY name)")).toThrow(
+      "Table sink 't_no_pk_sink' (connector 'collection') has no primary key; the upsert key of its input is [name].",
+    );
+  });
+
   it("V-41: an upsert output below a filter into a sink without primary key", () => {
     const env = streamingEnv();
     keyedSink(env, "t_no_pk_sink", false);
     const t = updatingValues(env).partitionBy($("name")).process(UpdatingUpsertFunction).filter($("name0").isNotEqual(lit("")));
-    expect(() => t.executeInsert("t_no_pk_sink")).toThrow(
-      `${MISMATCH}: Table sink 't_no_pk_sink' (connector 'collection', without a primary key) needs retractions (UPDATE_BEFORE and full deletes) but its input is an upsert changelog [I,UA,D] keyed by [name].`,
-    );
+    expect(() => t.executeInsert("t_no_pk_sink")).toThrow(atSink("Calc"));
+    env.createTemporaryFunction("f", UpdatingUpsertFunction);
+    env.createTemporaryView("t_updating", updatingValues(env).as("name", "count"));
+    expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT name, name0, `count`, mode FROM f(r => TABLE t_updating PARTITION BY name) WHERE name0 <> ''"))
+      .toThrow(atSink("Calc"));
+  });
+
+  it("V-40: a retract requirement on an upsert table argument (SQL)", () => {
+    const env = streamingEnv();
+    env.createTemporaryFunction("upsertPtf", UpdatingUpsertFunction);
+    env.createTemporaryFunction("f", SetSemanticTableRetractArgFunction);
+    env.createTemporaryView("t_updating", updatingValues(env).as("name", "count"));
+    env.executeSql("CREATE VIEW t_upsert AS SELECT * FROM upsertPtf(r => TABLE t_updating PARTITION BY name)");
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t_upsert PARTITION BY name)")).toThrow(MISMATCH);
   });
 });
 
