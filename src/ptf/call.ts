@@ -8,7 +8,7 @@ import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { coerceValue, isImplicitlyAssignable } from "../types/values.js";
 import type { TableArgDecl } from "./arguments.js";
-import { type BoundValue, bindArguments } from "./call-arguments.js";
+import { type BoundValue, bindArguments, firstTablePassed } from "./call-arguments.js";
 import { evaluateConstant } from "./constant.js";
 import { MAX_TABLE_ARGS, type NamedArg, ProcessTableFunction } from "./function.js";
 import { resolveOnTime } from "./on-time.js";
@@ -35,7 +35,7 @@ import { builtinPtf } from "./builtins/index.js";
 export function resolveProcessCall(
   env: TableEnvironment, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
 ): ProcessNode {
-  const resolved = resolveFunction(env, fnOrName);
+  const resolved = resolveFunction(env, fnOrName, implicit !== undefined ? [implicit, ...args] : args);
   const { functionName, registered } = resolved;
   let fn = resolved.fn;
   if (fn.internal?.specialize !== undefined) {
@@ -193,7 +193,7 @@ export function resolveProcessCall(
   return { kind: "Process", id: newNodeId(), schema, inputs, call };
 }
 
-function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
+function resolveFunction(env: TableEnvironment, fnOrName: unknown, args: readonly unknown[]): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
   if (fnOrName instanceof ProcessTableFunction) return { fn: fnOrName, functionName: fnOrName.displayName, registered: undefined };
   if (typeof fnOrName === "string") {
     // built-in PTFs come first, as built-in functions do in Flink's resolution
@@ -204,6 +204,16 @@ function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: Proces
       throw new ValidationError(`Function '${fnOrName}' is not registered; register it with env.createFunction("${fnOrName}", F). Known functions: [${env.listUserDefinedFunctions().join(", ")}]`);
     }
     if (!(entry.fn instanceof ProcessTableFunction)) {
+      const table = firstTablePassed(args);
+      if (table !== undefined && (entry.fn as { kind?: unknown }).kind === "table") {
+        // Flink: a TableFunction's arguments are scalar; table arguments belong to PTFs
+        const which = table.name !== undefined ? `'${table.name}'` : `at position ${table.position}`;
+        throw new ValidationError(
+          `Only scalar arguments are supported at this location. But argument ${which} of function '${entry.name}' is a table, `
+          + "and a TableFunction takes scalar arguments only: a function with table arguments is a ProcessTableFunction. "
+          + "Call a TableFunction with joinLateral(call(...)) or SQL's LATERAL TABLE(...).",
+        );
+      }
       throw new ValidationError(`Function '${entry.name}' is not a process table function; process()/fromCall() need a ProcessTableFunction`);
     }
     return { fn: entry.fn, functionName: entry.name, registered: entry.name };

@@ -345,7 +345,7 @@ describe("validation", () => {
     const env = streamingEnv();
     keyedSink(env, "t_no_pk_sink", false);
     env.createTemporaryFunction("f", UpdatingUpsertFunction);
-    env.createTemporaryView("t_updating", updatingValues(env).as("name", "count"));
+    env.createTemporaryView("t_updating", updatingValues(env));
     expect(() => env.from("t_updating").partitionBy($("name")).process("f").executeInsert("t_no_pk_sink")).toThrow(atSink("ProcessTableFunction"));
     expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT * FROM f(r => TABLE t_updating PARTITION BY name)")).toThrow(atSink("ProcessTableFunction"));
     expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT * FROM f(r => TABLE t_updating PARTITION BY name)")).toThrow(
@@ -359,7 +359,7 @@ describe("validation", () => {
     const t = updatingValues(env).partitionBy($("name")).process(UpdatingUpsertFunction).filter($("name0").isNotEqual(lit("")));
     expect(() => t.executeInsert("t_no_pk_sink")).toThrow(atSink("Calc"));
     env.createTemporaryFunction("f", UpdatingUpsertFunction);
-    env.createTemporaryView("t_updating", updatingValues(env).as("name", "count"));
+    env.createTemporaryView("t_updating", updatingValues(env));
     expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT name, name0, `count`, mode FROM f(r => TABLE t_updating PARTITION BY name) WHERE name0 <> ''"))
       .toThrow(atSink("Calc"));
   });
@@ -368,7 +368,7 @@ describe("validation", () => {
     const env = streamingEnv();
     env.createTemporaryFunction("upsertPtf", UpdatingUpsertFunction);
     env.createTemporaryFunction("f", SetSemanticTableRetractArgFunction);
-    env.createTemporaryView("t_updating", updatingValues(env).as("name", "count"));
+    env.createTemporaryView("t_updating", updatingValues(env));
     env.executeSql("CREATE VIEW t_upsert AS SELECT * FROM upsertPtf(r => TABLE t_updating PARTITION BY name)");
     expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t_upsert PARTITION BY name)")).toThrow(MISMATCH);
   });
