@@ -235,7 +235,7 @@ describe("§3.6 changelog output", () => {
   it("V-36: row semantics may not emit upserts", () => {
     const env = streamingEnv();
     expect(() => updatingValues(env).process(UpdatingUpsertRowSemanticFunction)).toThrow(
-      "PTFs that take table arguments with row semantics don't support updating output. Table argument 'r' of function '<anonymous>' must use set semantics.",
+      "PTFs that take table arguments with row semantics don't support upsert output. Table argument 'r' of function '<anonymous>' must use set semantics.",
     );
   });
 
