@@ -53,13 +53,14 @@ export function resolveProcessCall(
   const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.order } : undefined);
   const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
   if (fn.disableSystemArguments) {
-    // Flink's SystemTypeInference: the system arguments are checked first, then user-defined PTFs with tables
+    // Flink's SystemTypeInference: the system arguments are checked first, then whether the PTF is built in
     for (const name of ["uid", "on_time"]) {
       if (value(name).kind !== "default") {
         throw new ValidationError(`The '${name}' argument is not supported because function '${functionName}' does not use system arguments.`);
       }
     }
-    if (fn.tableArgs.length > 0 && fn.internal === undefined) throw new ValidationError("Disabling system arguments is not supported for user-defined PTF.");
+    // only built-in PTFs may run without system arguments (Flink rejects user-defined ones, scalar-only too)
+    if (fn.internal === undefined) throw new ValidationError("Disabling system arguments is not supported for user-defined PTF.");
   }
 
   // table arguments
