@@ -72,7 +72,7 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append"> {
   readonly changelogMode?: ChangelogMode<M> | ((ctx: ChangelogContext) => ChangelogMode<M>);
   /**
    * Flink's `TypeInference.disableSystemArguments(true)`: no implicit `on_time` / `uid` arguments. As in
-   * Flink, a user-defined PTF with table arguments cannot run that way (`Disabling system arguments is not
+   * Flink, a user-defined PTF cannot run that way (only built-in ones do) (`Disabling system arguments is not
    * supported for user-defined PTF.`), and passing `uid` / `on_time` to one fails.
    */
   readonly disableSystemArguments?: boolean;
