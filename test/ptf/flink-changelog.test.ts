@@ -14,7 +14,7 @@ import { toJavaString } from "../../src/types/format.js";
 import {
   SetSemanticTableFullDeletesArgFunction, SetSemanticTableRetractArgFunction, SetSemanticTableUpdatingArgFunction,
   SetSemanticTableUpdatingKeyedArgFunction, UpdatingPartialDeleteFunction, UpdatingRetractFunction, UpdatingRetractRowSemanticFunction,
-  UpdatingUpsertFunction, UpdatingUpsertRowSemanticFunction, keyedUpsertValues, updatingValues, upsertSource,
+  UpdatingJoinFunction, UpdatingUpsertFunction, UpdatingUpsertRowSemanticFunction, keyedUpsertValues, updatingValues, upsertSource,
 } from "./flink-changelog-functions.js";
 import { OUT, emitObjects, streamingEnv } from "./support.js";
 
@@ -283,6 +283,36 @@ describe("§3.6 changelog output", () => {
     expect(await changes(appendOnly)).toEqual(["+I[Bob, 7]"]);
   });
 });
+
+describe("several updating tables", () => {
+  it("UpdatingJoinFunction: two keyed upsert tables joined into an upsert output (upsert delivery on both)", async () => {
+    const env = streamingEnv();
+    const scores = keyedUpsertValues(env, [["+I", "Bob", 1], ["+I", "Alice", 2], ["+U", "Bob", 3], ["-D", "Alice", null]]);
+    const cities = env.fromValues(
+      Schema.newBuilder().column("name", DataTypes.STRING().notNull()).column("city", DataTypes.STRING()).primaryKey("name").build(),
+      Row.of("Bob", "Berlin"), Row.of("Alice", "Paris"), Row.ofKind(RowKind.UPDATE_AFTER, "Bob", "Rome"),
+    );
+    const t = env.fromCall(UpdatingJoinFunction, scores.partitionBy($("name")).asArgument("scoreTable"), cities.partitionBy($("name")).asArgument("cityTable"));
+    expect(t.changelogMode()).toBe("[I,UA,D]");
+    expect(t.explain()).not.toContain("ChangelogNormalize");
+    const sink = keyedJoinSink(env);
+    await t.executeInsert("join_sink").await();
+    // the tables are read in turns: score, city, score, city, ...
+    // (each table's PARTITION BY column is forwarded, as in Flink: name, name0; the upsert key is the first)
+    expect(sink.changelog()).toEqual([
+      "+I[Bob, Bob, score 1 in city Berlin]", "+I[Alice, Alice, score 2 in city Paris]", "+U[Bob, Bob, score 3 in city Berlin]",
+      "+U[Bob, Bob, score 3 in city Rome]", "-D[Alice, Alice, null]",
+    ]);
+    expect(sink.materialized()).toEqual([{ name: "Bob", name0: "Bob", out: "score 3 in city Rome" }]);
+  });
+});
+
+function keyedJoinSink(env: TableEnvironment) {
+  const sink = new CollectionSink();
+  env.createTemporaryTable("join_sink", sink.descriptor(Schema.newBuilder().column("name", DataTypes.STRING().notNull())
+    .column("name0", DataTypes.STRING().notNull()).column("out", DataTypes.STRING()).primaryKey("name").build()));
+  return sink;
+}
 
 describe("validation", () => {
   it("V-30: pass-through columns with updates", () => {
