@@ -25,8 +25,9 @@ export const LimitAlerts = ProcessTableFunction.define({
       limits.put(rule.kind as string, rule.limit as number);
       return;
     }
-    kind.setValue(reading!.kind as string);
-    values.add(reading!.value as number);
+    // a main row: the keyed state of the sensor is there
+    kind!.setValue(reading!.kind as string);
+    values!.add(reading!.value as number);
     ctx.timeContext("millis").registerOnTime(Infinity);                                // at end of input
   },
   onTimer(ctx, { kind, values, limits }) {

@@ -2,6 +2,7 @@ import type { Decimal } from "decimal.js";
 import type { PositionalRow } from "../types/row.js";
 import type { DataType, ValueOf } from "../types/data-type.js";
 import type { Column } from "../types/resolved-schema.js";
+import { ValidationError } from "../types/errors.js";
 import { checkFunctionName, checkMethod, checkParams, checkType, nextFunctionId, type ParamValues } from "./signature.js";
 
 type IsRowValue<T> =
@@ -18,6 +19,24 @@ export type Collected<T> = IsRowValue<T> extends true ? NonNullable<T> | Positio
 export interface TableFunctionCollector<T> {
   /** Emits one row; call it zero or more times per `eval`. */
   collect(row: Collected<T>): void;
+}
+
+/**
+ * Flink's rule: only a process table function takes table arguments (`Only scalar arguments are supported at
+ * this location.`). A `tableArg(...)` declaration (ptf/arguments.ts, recognised by its shape: this floor does
+ * not import the PTF one) among a table function's args is reported with its traits.
+ */
+function checkNoTableArguments(args: unknown, what: string): void {
+  if (!Array.isArray(args)) return;
+  args.forEach((a: unknown, i) => {
+    const decl = a as { kind?: unknown; traits?: unknown };
+    if (a !== null && typeof a === "object" && decl.kind === "table" && Array.isArray(decl.traits)) {
+      throw new ValidationError(
+        `${what}: Only scalar arguments are supported at this location. But argument ${i + 1} declared the following traits: `
+        + `[${["TABLE", ...(decl.traits as string[])].join(", ")}]. A function with table arguments is a ProcessTableFunction (ProcessTableFunction.define with tableArg(...)).`,
+      );
+    }
+  });
 }
 
 /** The declaration of a table function: `TableFunction.define({ args, result, eval })`. */
@@ -63,6 +82,7 @@ export class TableFunction<P extends readonly unknown[] = readonly unknown[], R 
   private constructor(spec: TableFunctionSpec<readonly DataType[], DataType>) {
     const what = `TableFunction${spec.name ? ` '${spec.name}'` : ""}`;
     this.name = spec.name === undefined ? "TableFunction" : checkFunctionName(spec.name, what);
+    checkNoTableArguments(spec.args, what);
     this.params = checkParams(spec.args, what);
     this.resultType = checkType(spec.result, what, "result");
     checkMethod(spec.eval, what, "eval", true);

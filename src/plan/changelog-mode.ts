@@ -64,6 +64,37 @@ export function requireRetractions(consumer: string, input: ChangelogMode): void
   );
 }
 
+/** Flink's names of the physical nodes, as its changelog-mismatch message prints them. */
+function flinkNodeName(n: PlanNode): string {
+  switch (n.kind) {
+    case "Process": return "ProcessTableFunction";
+    case "Project": case "Filter": return "Calc";
+    case "Aggregate": return "GroupAggregate";
+    case "Join": return "Join";
+    default: return n.kind;
+  }
+}
+
+/**
+ * An upsert changelog into a sink that writes retractions (no primary key): Flink's changelog-mismatch
+ * message, which shows the conflict as a plan fragment (the sink and the node that feeds it); the sink is
+ * named on the last line. A keyed source below is normalized instead (normalize-upserts.ts).
+ */
+export function requireRetractionsAtSink(sink: string, input: PlanNode, mode: ChangelogMode): void {
+  if (!isKeyedUpsert(mode) && mode.keyOnlyDeletes !== true) return;
+  if (mode.normalizable === true) return;
+  throw new ValidationError(
+    "Can't generate a valid execution plan for the given query.\n\n"
+    + "There is a changelog mismatch between two operators. One produces an upsert changelog (UPDATE_AFTER without UPDATE_BEFORE). "
+    + "The other requires a retract changelog (UPDATE_BEFORE and UPDATE_AFTER), for example a sink without a primary key. "
+    + "In such cases, ensure that the sink is able to digest upserts where the PRIMARY KEY serves as the upsert key, or make the input produce UPDATE_BEFORE.\n\n"
+    + "The conflict is at:\n"
+    + `Sink(expectedChangelogMode=${modeToShortString(ALL_KINDS)})\n`
+    + `  +- ${flinkNodeName(input)}(changelogMode=${modeToShortString(mode)})\n\n`
+    + `${sink} has no primary key; the upsert key of its input is [${(mode.upsertKeys ?? []).join(", ")}].`,
+  );
+}
+
 /**
  * The upsert key of an upsert changelog after a projection: renamed with its column; a projection that
  * drops a key column leaves rows no consumer can relate (Flink: changelog mismatch).

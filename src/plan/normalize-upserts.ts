@@ -15,7 +15,8 @@ import { changelogNormalizeNode } from "./nodes/changelog-normalize.js";
  * - a filter (a row that stops matching must be retracted with its full content), a projection that drops
  *   an upsert key column, and every stateful relational operator (aggregates, DISTINCT, unions, lateral
  *   joins, OVER, table aggregates);
- * - not a PTF: its table arguments declare how they take updates (SUPPORTS_UPDATES / REQUIRE_UPDATE_BEFORE).
+ * - a PTF where a table argument is delivered as retractions (REQUIRE_UPDATE_BEFORE, or PARTITION BY other
+ *   columns than the upsert key: ptf/updating-input.ts), for that input only.
  * A PTF's own output mode is re-resolved with what its consumer needs as `getRequiredChangelogMode()`
  * (all kinds, or an upsert mode — with key-only deletes before a sink that deletes by key).
  * With `table.exec.source.cdc-events-duplicate = true` every updating keyed source is normalized (the
@@ -82,8 +83,9 @@ function inputNeeds(node: PlanNode, i: number, needs: boolean, modeOf: (n: PlanN
       const input = modeOf(node.input);
       return !(isKeyedUpsert(input) && upsertKeyMatches(node, input));
     }
-    case "StatementSet":
     case "Process":
+      return node.call.inputsNeedRetractions[i] === true;
+    case "StatementSet":
       return false;
     case "Values":
     case "SourceScan":

@@ -103,6 +103,14 @@ export function bindArguments(
   return { values, named: false };
 }
 
+/** The first table among call arguments, with its name if given by `asArgument` (for messages). */
+export function firstTablePassed(args: readonly unknown[]): { readonly name: string | undefined; readonly position: number } | undefined {
+  const i = args.findIndex((a) => a instanceof TableArgument || isPartitionedTable(a) || isPlannedTable(a));
+  if (i < 0) return undefined;
+  const a = args[i];
+  return { name: a instanceof TableArgument ? a.name : undefined, position: i };
+}
+
 /** For messages: how a bound value looks. */
 export function describeBound(v: BoundValue): string {
   return v.kind === "table" ? "TABLE" : v.kind === "default" ? "DEFAULT" : nodeToString(v.node);

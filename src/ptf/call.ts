@@ -8,7 +8,7 @@ import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { coerceValue, isImplicitlyAssignable } from "../types/values.js";
 import type { TableArgDecl } from "./arguments.js";
-import { type BoundValue, bindArguments } from "./call-arguments.js";
+import { type BoundValue, bindArguments, firstTablePassed } from "./call-arguments.js";
 import { evaluateConstant } from "./constant.js";
 import { MAX_TABLE_ARGS, type NamedArg, ProcessTableFunction } from "./function.js";
 import { resolveOnTime } from "./on-time.js";
@@ -35,7 +35,7 @@ import { builtinPtf } from "./builtins/index.js";
 export function resolveProcessCall(
   env: PlanningContext, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
 ): ProcessNode<ResolvedPtfCall> {
-  const resolved = resolveFunction(env, fnOrName);
+  const resolved = resolveFunction(env, fnOrName, implicit !== undefined ? [implicit, ...args] : args);
   const { functionName, registered } = resolved;
   let fn = resolved.fn;
   if (fn.internal?.specialize !== undefined) {
@@ -53,13 +53,14 @@ export function resolveProcessCall(
   const binding = bindArguments(functionName, fn.args, args, implicit ? { table: implicit.table, keys: implicit.partitionKeys, order: implicit.order } : undefined);
   const value = (name: string): BoundValue => binding.values.get(name) ?? { kind: "default" };
   if (fn.disableSystemArguments) {
-    // Flink's SystemTypeInference: the system arguments are checked first, then user-defined PTFs with tables
+    // Flink's SystemTypeInference: the system arguments are checked first, then whether the PTF is built in
     for (const name of ["uid", "on_time"]) {
       if (value(name).kind !== "default") {
         throw new ValidationError(`The '${name}' argument is not supported because function '${functionName}' does not use system arguments.`);
       }
     }
-    if (fn.tableArgs.length > 0 && fn.internal === undefined) throw new ValidationError("Disabling system arguments is not supported for user-defined PTF.");
+    // only built-in PTFs may run without system arguments (Flink rejects user-defined ones, scalar-only too)
+    if (fn.internal === undefined) throw new ValidationError("Disabling system arguments is not supported for user-defined PTF.");
   }
 
   // table arguments
@@ -175,6 +176,7 @@ export function resolveProcessCall(
     uid,
     explicitUid: explicitUid !== undefined,
     tables,
+    inputsNeedRetractions: Object.freeze(tables.map((t) => t.delivery.needsRetractions)),
     scalars: Object.freeze(scalars),
     prefix: layout.prefix,
     functionColumns: layout.columns.slice(layout.prefixSize, layout.prefixSize + layout.functionSize),
@@ -193,7 +195,7 @@ export function resolveProcessCall(
   return processNode({ schema, inputs, call });
 }
 
-function resolveFunction(env: PlanningContext, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
+function resolveFunction(env: PlanningContext, fnOrName: unknown, args: readonly unknown[]): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
   if (fnOrName instanceof ProcessTableFunction) return { fn: fnOrName, functionName: fnOrName.displayName, registered: undefined };
   if (typeof fnOrName === "string") {
     // built-in PTFs come first, as built-in functions do in Flink's resolution
@@ -204,6 +206,16 @@ function resolveFunction(env: PlanningContext, fnOrName: unknown): { fn: Process
       throw new ValidationError(`Function '${fnOrName}' is not registered; register it with env.createFunction("${fnOrName}", F). Known functions: [${env.listUserDefinedFunctions().join(", ")}]`);
     }
     if (!(entry.fn instanceof ProcessTableFunction)) {
+      const table = firstTablePassed(args);
+      if (table !== undefined && (entry.fn as { kind?: unknown }).kind === "table") {
+        // Flink: a TableFunction's arguments are scalar; table arguments belong to PTFs
+        const which = table.name !== undefined ? `'${table.name}'` : `at position ${table.position}`;
+        throw new ValidationError(
+          `Only scalar arguments are supported at this location. But argument ${which} of function '${entry.name}' is a table, `
+          + "and a TableFunction takes scalar arguments only: a function with table arguments is a ProcessTableFunction. "
+          + "Call a TableFunction with joinLateral(call(...)) or SQL's LATERAL TABLE(...).",
+        );
+      }
       throw new ValidationError(`Function '${entry.name}' is not a process table function; process()/fromCall() need a ProcessTableFunction`);
     }
     return { fn: entry.fn, functionName: entry.name, registered: entry.name };

@@ -4,7 +4,7 @@ import { ValidationError } from "../types/errors.js";
 import { DataType } from "../types/data-type.js";
 import { type ArgDecl, ScalarArgDecl, TableArgDecl } from "./arguments.js";
 import type { Context, OnTimerContext } from "./context.js";
-import { type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStateDecl, ValueViewDecl } from "./state.js";
+import { type IsBroadcastState, type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStateDecl, ValueViewDecl } from "./state.js";
 import { classOf } from "./structured.js";
 import type { TableTrait } from "./traits.js";
 import { type ChangelogContext, ChangelogMode } from "./changelog.js";
@@ -25,8 +25,17 @@ export type ArgValues<A> = {
     : never;
 };
 
-/** What `eval` receives for each state entry. */
-export type StateValues<S> = { readonly [K in keyof S]: StateValueOf<S[K]> };
+/**
+ * What `eval` / `onTimer` receive for each state entry. With `KeyedNullable` (a function with a broadcast
+ * table argument, in eval) the keyed entries are `| null`: a broadcast row is processed without key context.
+ */
+export type StateValues<S, KeyedNullable extends boolean = false> = {
+  readonly [K in keyof S]: KeyedNullable extends true ? (IsBroadcastState<S[K]> extends true ? StateValueOf<S[K]> : StateValueOf<S[K]> | null) : StateValueOf<S[K]>;
+};
+
+/** Whether a declaration has a BROADCAST_SEMANTIC_TABLE argument. */
+export type HasBroadcastArg<A> =
+  true extends { [K in keyof A]: A[K] extends TableArgDecl<unknown, infer T> ? ("BROADCAST_SEMANTIC_TABLE" extends T ? true : false) : false }[keyof A] ? true : false;
 
 /** Names of the table arguments of a declaration. */
 export type TableArgNames<A> = { [K in keyof A]: A[K] extends TableArgDecl<unknown, TableTrait> ? K : never }[keyof A] & string;
@@ -46,7 +55,7 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append", Timers ext
   /** Output type: a scalar type becomes one column `EXPR$0`; a ROW or structured type gives its fields. */
   readonly output: DataType<O>;
   /** Called once per input row (once in total for a PTF without table arguments). */
-  eval(ctx: Context<TableArgNames<A>, keyof S & string, O, RequiresOnTime<A> extends true ? never : null, Timers>, state: StateValues<S>, args: ArgValues<A>): void;
+  eval(ctx: Context<TableArgNames<A>, keyof S & string, O, RequiresOnTime<A> extends true ? never : null, Timers>, state: StateValues<S, HasBroadcastArg<A>>, args: ArgValues<A>): void;
   /**
    * Called when a timer of a virtual processor fires (Flink's `onTimer(<context>?, <state entry>*)`):
    * the same state objects as `eval` for the timer's key; `ctx.currentTimer()` names the timer and
@@ -63,7 +72,7 @@ export interface PtfSpec<A, S, O, M extends ChangelogKind = "append", Timers ext
   readonly changelogMode?: ChangelogMode<M> | ((ctx: ChangelogContext) => ChangelogMode<M>);
   /**
    * Flink's `TypeInference.disableSystemArguments(true)`: no implicit `on_time` / `uid` arguments. As in
-   * Flink, a user-defined PTF with table arguments cannot run that way (`Disabling system arguments is not
+   * Flink, a user-defined PTF cannot run that way (only built-in ones do) (`Disabling system arguments is not
    * supported for user-defined PTF.`), and passing `uid` / `on_time` to one fails.
    */
   readonly disableSystemArguments?: boolean;

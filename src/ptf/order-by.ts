@@ -53,8 +53,8 @@ function direction(o: OrderItem): SortDirection {
 /**
  * Flink's ORDER BY rules for one table argument (V-21, V-23, V-25), in Flink's order and wording: set
  * semantics only; no column twice; the first column a TIMESTAMP / TIMESTAMP_LTZ up to precision 3,
- * ascending, a time attribute (a watermark declaration: tablestream's sort buffer releases rows by
- * watermark), and the `on_time` column when both are given.
+ * ascending, the `on_time` column when both are given, and a time attribute (a watermark declaration:
+ * tablestream's sort buffer releases rows by watermark).
  */
 export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[]): OrderColumn[] {
   if (items.length === 0) return [];
@@ -69,20 +69,23 @@ export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[])
   const column = t.schema.indexOf(first.name, `ORDER BY of table argument '${t.name}': column`);
   const type = t.schema.columns[column]!.type;
   const isTimestamp = (type.root === "TIMESTAMP" || type.root === "TIMESTAMP_LTZ") && (type.precision ?? 6) <= 3;
-  // Flink's order (SystemTypeInference): duplicates, type, direction, then (output strategy) on_time
+  // Flink's order (SystemTypeInference): duplicates, type, direction, then (output strategy) on_time, then
+  // (the planner) the time attribute
   if (!isTimestamp) {
     throw new ValidationError(
       `${where} The first ORDER BY column must be a TIMESTAMP or TIMESTAMP_LTZ column (up to precision 3). However, column '${first.name}' has data type '${type}'.`,
     );
   }
   if (!first.ascending) throw new ValidationError(`${where} The first ORDER BY column on a timestamp column must be in ascending order.`);
-  if (type.timeAttribute !== "ROWTIME") {
-    throw new ValidationError(
-      `${where} The first ORDER BY column must be a valid time attribute. However, column '${first.name}' of type '${type}' has no watermark declaration (Schema.newBuilder()...watermark("${first.name}", ...)).`,
-    );
-  }
   if (t.timeColumn >= 0 && t.timeColumn !== column) {
     throw new ValidationError(`${where} When both ORDER BY and the 'on_time' argument are defined, the referenced timestamp columns must match.`);
+  }
+  // checked last in Flink (by the planner, after type inference); the sort buffer releases rows by watermark
+  if (type.timeAttribute !== "ROWTIME") {
+    throw new ValidationError(
+      `${where} The first ORDER BY column '${first.name}' is not a valid time attribute. Only columns with a watermark declaration qualify for ORDER BY. `
+      + "Also, make sure that the watermarked column is forwarded without any modification.",
+    );
   }
   return items.map((o) => ({ column: t.schema.indexOf(o.name, `ORDER BY of table argument '${t.name}': column`), direction: direction(o) }));
 }

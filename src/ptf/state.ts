@@ -15,15 +15,18 @@ import { describeThrown } from "../types/describe-thrown.js";
  * processing-time clock (`env.setClock`), is refreshed when an entry is created or changed, and
  * expired entries are never returned.
  */
-export interface StateOptions {
+export interface StateOptions<K extends StateKind = StateKind> {
   readonly ttl?: string | number;
   /**
    * Flink's StateKind: `PER_SET` (default) keeps the entry per PARTITION BY key; `BROADCAST` keeps one
    * entry shared by all keys, written only by rows of a BROADCAST_SEMANTIC_TABLE argument and read-only
    * for all other rows (valueState, valueView and mapView; no TTL).
    */
-  readonly kind?: StateKind;
+  readonly kind?: K;
 }
+
+/** Whether options declare broadcast state (`{ kind: StateKind.BROADCAST }`), at the type level. */
+export type IsBroadcastOptions<O> = O extends { readonly kind: "BROADCAST" } ? true : false;
 
 /** Flink's `StateKind`: where a state entry lives. */
 export const StateKind = {
@@ -61,7 +64,9 @@ abstract class StateDeclBase {
 }
 
 /** Eager value state: `eval` receives a plain mutable object; changes are kept for the key. */
-export class ValueStateDecl<T> extends StateDeclBase {
+export class ValueStateDecl<T, B extends boolean = boolean> extends StateDeclBase {
+  /** Phantom: declared with `{ kind: StateKind.BROADCAST }`. */
+  declare readonly __broadcast: B;
   readonly kind = "value" as const;
   declare readonly __value: T;
   /** The fields whose values make up the state (all null = no state, as in Flink). */
@@ -74,7 +79,9 @@ export class ValueStateDecl<T> extends StateDeclBase {
 }
 
 /** A lazy value (Flink's ValueView). */
-export class ValueViewDecl<T> extends StateDeclBase {
+export class ValueViewDecl<T, B extends boolean = boolean> extends StateDeclBase {
+  /** Phantom: declared with `{ kind: StateKind.BROADCAST }`. */
+  declare readonly __broadcast: B;
   readonly kind = "valueView" as const;
   declare readonly __value: T;
   constructor(readonly type: DataType | undefined, options: StateOptions | undefined) {
@@ -84,7 +91,9 @@ export class ValueViewDecl<T> extends StateDeclBase {
 }
 
 /** A list read and written element by element (Flink's ListView); TTL applies per element. */
-export class ListViewDecl<T> extends StateDeclBase {
+export class ListViewDecl<T, B extends boolean = boolean> extends StateDeclBase {
+  /** Phantom: declared with `{ kind: StateKind.BROADCAST }`. */
+  declare readonly __broadcast: B;
   readonly kind = "listView" as const;
   declare readonly __value: T;
   constructor(readonly elementType: DataType | undefined, options: StateOptions | undefined) {
@@ -94,7 +103,9 @@ export class ListViewDecl<T> extends StateDeclBase {
 }
 
 /** A map read and written entry by entry (Flink's MapView); TTL applies per entry. */
-export class MapViewDecl<K, V> extends StateDeclBase {
+export class MapViewDecl<K, V, B extends boolean = boolean> extends StateDeclBase {
+  /** Phantom: declared with `{ kind: StateKind.BROADCAST }`. */
+  declare readonly __broadcast: B;
   readonly kind = "mapView" as const;
   declare readonly __key: K;
   declare readonly __value: V;
@@ -105,6 +116,9 @@ export class MapViewDecl<K, V> extends StateDeclBase {
 }
 
 export type StateDecl = ValueStateDecl<unknown> | ValueViewDecl<unknown> | ListViewDecl<unknown> | MapViewDecl<unknown, unknown>;
+
+/** Whether a state declaration is broadcast state. */
+export type IsBroadcastState<D> = D extends { readonly __broadcast: infer B } ? B : false;
 
 /** What `eval` receives for a state declaration. */
 export type StateValueOf<D> =
@@ -135,9 +149,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  *
  * As in Flink, a state object whose fields are all null counts as empty and is removed.
  */
-export function valueState<T extends object>(type: DataType<T | null>, options?: StateOptions): ValueStateDecl<T>;
-export function valueState<C extends object>(cls: StructuredClass<C>, options?: StateOptions): ValueStateDecl<C>;
-export function valueState<T extends object>(defaults: T, options?: StateOptions): ValueStateDecl<T>;
+export function valueState<T extends object, const O extends StateOptions = StateOptions<"PER_SET">>(type: DataType<T | null>, options?: O): ValueStateDecl<T, IsBroadcastOptions<O>>;
+export function valueState<C extends object, const O extends StateOptions = StateOptions<"PER_SET">>(cls: StructuredClass<C>, options?: O): ValueStateDecl<C, IsBroadcastOptions<O>>;
+export function valueState<T extends object, const O extends StateOptions = StateOptions<"PER_SET">>(defaults: T, options?: O): ValueStateDecl<T, IsBroadcastOptions<O>>;
 export function valueState(init: unknown, options?: StateOptions): ValueStateDecl<unknown> {
   if (init instanceof DataType) {
     if (init.root !== "ROW") throw new ValidationError(`valueState: a state type must be a ROW or structured type, got ${init}`);
@@ -161,17 +175,17 @@ export function valueState(init: unknown, options?: StateOptions): ValueStateDec
 }
 
 /** A lazy single value: `valueView(DataTypes.INT())`; `getValue()` is null while unset. */
-export function valueView<T>(type?: DataType<T>, options?: StateOptions): ValueViewDecl<NonNullable<T>> {
+export function valueView<T, const O extends StateOptions = StateOptions<"PER_SET">>(type?: DataType<T>, options?: O): ValueViewDecl<NonNullable<T>, IsBroadcastOptions<O>> {
   return new ValueViewDecl(checkType(type, "valueView"), options);
 }
 
 /** A list whose elements are stored one by one: `listView(DataTypes.STRING())`. Null elements are rejected. */
-export function listView<T>(elementType?: DataType<T>, options?: StateOptions): ListViewDecl<NonNullable<T>> {
+export function listView<T>(elementType?: DataType<T>, options?: StateOptions<"PER_SET">): ListViewDecl<NonNullable<T>, false> {
   return new ListViewDecl(checkType(elementType, "listView"), options);
 }
 
 /** A map whose entries are stored one by one: `mapView(DataTypes.STRING(), DataTypes.INT())`. Null keys are rejected. */
-export function mapView<K, V>(keyType?: DataType<K>, valueType?: DataType<V>, options?: StateOptions): MapViewDecl<NonNullable<K>, V> {
+export function mapView<K, V, const O extends StateOptions = StateOptions<"PER_SET">>(keyType?: DataType<K>, valueType?: DataType<V>, options?: O): MapViewDecl<NonNullable<K>, V, IsBroadcastOptions<O>> {
   return new MapViewDecl(checkType(keyType, "mapView key"), checkType(valueType, "mapView value"), options);
 }
 

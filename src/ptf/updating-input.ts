@@ -1,5 +1,5 @@
 import { ValidationError } from "../types/errors.js";
-import { type ChangelogMode, INSERT_ONLY, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
+import { type ChangelogMode, INSERT_ONLY, isInsertOnly, modeToShortString, requireRetractions } from "../plan/changelog-mode.js";
 import { Kind } from "../types/row.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { TableArgDecl } from "./arguments.js";
@@ -15,21 +15,29 @@ export interface InputDelivery {
   /** Upsert delivery of an input that carries UPDATE_BEFORE: those records are dropped. */
   readonly dropUpdateBefore: boolean;
   /**
-   * Positions of the upsert key when the adapter keeps the last row per key: to make retractions of an
-   * upsert input (UPDATE_BEFORE from the previous row) or full deletes of key-only deletes. Empty: no state.
+   * Positions of the upsert key when the adapter keeps the last row per key to turn key-only deletes into
+   * full deletes (REQUIRE_FULL_DELETE under upsert delivery). Empty: no state.
    */
   readonly materializeKey: readonly number[];
-  /** With `materializeKey`: emit `-U`/`+U` pairs and turn an upsert for a new key into `+I` (retract delivery). */
-  readonly retract: boolean;
+  /**
+   * The argument needs a full retract changelog (UPDATE_BEFORE and full deletes) from its input: the planner
+   * then normalizes a keyed source below it (ChangelogNormalize, plan/normalize-upserts.ts) and asks an
+   * upstream PTF for retractions (`getRequiredChangelogMode()`).
+   */
+  readonly needsRetractions: boolean;
 }
 
-const NONE: InputDelivery = Object.freeze({ mode: INSERT_ONLY, dropUpdateBefore: false, materializeKey: [], retract: false });
+const NONE: InputDelivery = Object.freeze({ mode: INSERT_ONLY, dropUpdateBefore: false, materializeKey: [], needsRetractions: false });
 
 /**
  * The delivery of one table argument: insert-only tables as they are; an updating table to a
  * SUPPORT_UPDATES argument as **upsert** when its upsert key equals the PARTITION BY columns (as a set),
  * else (or with REQUIRE_UPDATE_BEFORE) as **retract**; REQUIRE_FULL_DELETE turns key-only deletes into
  * deletes of the last full row. Without SUPPORT_UPDATES an updating table is Flink's V-27 error.
+ *
+ * Retract delivery of an upsert changelog follows Flink's planner: a keyed source (a table with a primary
+ * key) is normalized below the call (ChangelogNormalize makes UPDATE_BEFORE and full deletes); any other
+ * upsert changelog — a PTF declaring `ChangelogMode.upsert()` — is a changelog mismatch.
  */
 export function inputDelivery(
   functionName: string, argName: string, decl: TableArgDecl<unknown, TableTrait>, schema: ResolvedSchema,
@@ -62,25 +70,25 @@ export function inputDelivery(
       mode: { kinds, upsertKeys, ...(stillKeyOnly ? { keyOnlyDeletes: true } : {}) },
       dropUpdateBefore: has(Kind.UPDATE_BEFORE),
       materializeKey: keyOnlyDeletes && fullDelete ? keyPositions : [],
-      retract: false,
+      needsRetractions: false,
     };
   }
   // retract: every update as -U/+U, deletes with the full row
   const kinds = [Kind.INSERT];
   if (has(Kind.UPDATE_AFTER) || has(Kind.UPDATE_BEFORE)) kinds.push(Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER);
   if (hasDelete) kinds.push(Kind.DELETE);
-  const needsState = (has(Kind.UPDATE_AFTER) && !has(Kind.UPDATE_BEFORE)) || keyOnlyDeletes;
-  if (needsState && upsertKeys.length === 0) {
-    throw new ValidationError(
-      `Table argument '${argName}' of function '${functionName}' receives an upsert changelog (${modeToShortString(input)}) without an upsert key, `
-      + "so its updates cannot be delivered as retractions (UPDATE_BEFORE needs the previous row of the key). "
-      + "Declare a primary key on the input, or PARTITION BY its upsert key without ArgumentTrait.REQUIRE_UPDATE_BEFORE.",
-    );
+  const upsert = (has(Kind.UPDATE_AFTER) && !has(Kind.UPDATE_BEFORE)) || keyOnlyDeletes;
+  if (upsert && input.normalizable !== true) {
+    if (upsertKeys.length === 0) {
+      throw new ValidationError(
+        `Table argument '${argName}' of function '${functionName}' receives an upsert changelog (${modeToShortString(input)}) without an upsert key, `
+        + "so its updates cannot be delivered as retractions (UPDATE_BEFORE needs the previous row of the key). "
+        + "Declare a primary key on the input, or PARTITION BY its upsert key without ArgumentTrait.REQUIRE_UPDATE_BEFORE.",
+      );
+    }
+    const why = decl.has(ArgumentTrait.REQUIRE_UPDATE_BEFORE) ? "ArgumentTrait.REQUIRE_UPDATE_BEFORE"
+      : partitionNames.length === 0 ? "no PARTITION BY" : `PARTITION BY [${partitionNames.join(", ")}] is not the upsert key`;
+    requireRetractions(`table argument '${argName}' of function '${functionName}' (${why})`, input);
   }
-  return {
-    mode: { kinds },
-    dropUpdateBefore: false,
-    materializeKey: needsState ? keyPositions : [],
-    retract: needsState,
-  };
+  return { mode: { kinds }, dropUpdateBefore: false, materializeKey: [], needsRetractions: true };
 }

@@ -32,7 +32,7 @@ export function resolveOutputMode(
   const rowTable = tables.find((t) => !t.setSemantics && !t.broadcast);
   if (rowTable !== undefined) {
     throw new ValidationError(
-      `PTFs that take table arguments with row semantics don't support updating output. Table argument '${rowTable.name}' of function '${functionName}' must use set semantics.`,
+      `PTFs that take table arguments with row semantics don't support upsert output. Table argument '${rowTable.name}' of function '${functionName}' must use set semantics.`,
     );
   }
   const keyCount = tables.length > 0 ? tables[0]!.partitionKeys.length : 0;

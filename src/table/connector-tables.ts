@@ -1,6 +1,6 @@
 import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
-import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractions } from "../plan/changelog-mode.js";
+import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractionsAtSink } from "../plan/changelog-mode.js";
 import { describeNode } from "../plan/explain.js";
 import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
@@ -141,7 +141,7 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
     const producer = updateProducer(input, batch);
     throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') is append-only and doesn't support consuming update and delete changes ${modeToShortString(mode)} which are produced by node ${describeNode(producer)}`);
   }
-  if (changelog === "all") requireRetractions(`Table sink '${name}' (connector '${d.connector}', without a primary key)`, mode);
+  if (changelog === "all") requireRetractionsAtSink(`Table sink '${name}' (connector '${d.connector}')`, input, mode);
   if (changelog === "upsert" && !resolved.primaryKey) {
     throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') writes upserts and needs a primary key: declare one with Schema.newBuilder()...primaryKey("id")`);
   }

@@ -95,17 +95,36 @@ export class DataType<T = unknown> {
   /** The class of a structured type (`structuredType(C, ...)`), else undefined. */
   get structuredClass(): (new () => object) | undefined { return this.params.structuredClass; }
 
-  /** Structural equality, ignoring time attributes. */
+  /** Structural equality (a structured type equals its ROW type). */
   equals(other: DataType): boolean {
-    return this.toString() === other.toString();
+    return structuralString(this) === structuralString(other);
   }
 
-  /** Flink's summary string, e.g. `INT NOT NULL`, `ROW<\`name\` STRING, \`age\` INT>`. */
+  /**
+   * Flink's summary string, e.g. `INT NOT NULL`, `ROW<\`name\` STRING, \`age\` INT>`; a structured type
+   * prints its class as Flink's unregistered structured types do: `*User*`.
+   */
   toString(): string {
+    const cls = this.params.structuredClass;
+    if (cls !== undefined && cls.name !== "") return `*${cls.name}*`;
     const base = typeBaseString(this);
     const attr = this.params.timeAttribute ? ` *${this.params.timeAttribute}*` : "";
     return this.isNullable ? base + attr : `${base} NOT NULL${attr}`;
   }
+}
+
+/** The type's string with structured types as their ROW type (what equality compares). */
+function structuralString(t: DataType): string {
+  const p = t.params;
+  let base: string;
+  switch (t.root) {
+    case "ARRAY": base = `ARRAY<${structuralString(p.element!)}>`; break;
+    case "MAP": base = `MAP<${structuralString(p.keyType!)}, ${structuralString(p.valueType!)}>`; break;
+    case "ROW": base = `ROW<${(p.fields ?? []).map((f) => `\`${f.name}\` ${structuralString(f.type)}`).join(", ")}>`; break;
+    default: base = typeBaseString(t);
+  }
+  const attr = p.timeAttribute ? ` *${p.timeAttribute}*` : "";
+  return t.isNullable ? base + attr : `${base} NOT NULL${attr}`;
 }
 
 function typeBaseString(t: DataType): string {

@@ -45,8 +45,8 @@ export const BroadcastLookupFunction = ProcessTableFunction.define({
       weights.put(rules.name as string, rules.weight as number);
       return;
     }
-    const c = (count.getValue() ?? 0) + 1;
-    count.setValue(c);
+    const c = (count!.getValue() ?? 0) + 1;
+    count!.setValue(c);
     emitObjects(ctx, input, c, weights.get(input!.name as string), weights.constructor.name);
     ctx.timeContext("millis").registerOnTime("end", Infinity);
   },
@@ -124,7 +124,7 @@ export const BroadcastClearStateFunction = ProcessTableFunction.define({
       if (rule.name === "Dave") ctx.clearAllState();
       return;
     }
-    count.setValue((count.getValue() ?? 0) + 1);
+    count!.setValue((count!.getValue() ?? 0) + 1);
     ctx.timeContext("millis").registerOnTime("end", Infinity);
   },
   onTimer(ctx, { count, weights }) {
@@ -154,8 +154,8 @@ export const BroadcastStateFunction = ProcessTableFunction.define({
       emitObjects(ctx, input);
       return;
     }
-    const c = (count.getValue() ?? 0) + 1;
-    count.setValue(c);
+    const c = (count!.getValue() ?? 0) + 1;
+    count!.setValue(c);
     emitObjects(ctx, input, c, weights.get(input!.name as string), totalWeight.getValue(), stats);
   },
 });
@@ -187,9 +187,9 @@ export const NotifyStatefulSetsFunction = ProcessTableFunction.define({
   output: OUT,
   eval(ctx, { stats, resets }, { input, control }) {
     if (input !== null) {
-      stats.name = input.name as string;
-      stats.rows++;
-      emitObjects(ctx, input, stats.rows);
+      stats!.name = input.name as string;
+      stats!.rows++;
+      emitObjects(ctx, input, stats!.rows);
       return;
     }
     const name = control!.name as string | null;
@@ -219,12 +219,12 @@ export const NotifyStatefulSetsRulesFunction = ProcessTableFunction.define({
         emitObjects(ctx, input);
         return;
       }
-      if (rows.getValue() === null) {
-        for (const [k, v] of rules.entries()) appliedRules.put(k, v);
+      if (rows!.getValue() === null) {
+        for (const [k, v] of rules.entries()) appliedRules!.put(k, v);
         tc.registerOnTime("middle", 3);
         tc.registerOnTime("end", 1000);
       }
-      rows.setValue((rows.getValue() ?? 0) + 1);
+      rows!.setValue((rows!.getValue() ?? 0) + 1);
       return;
     }
     const name = rule!.name as string;
@@ -233,7 +233,7 @@ export const NotifyStatefulSetsRulesFunction = ProcessTableFunction.define({
       return;
     }
     if (rules.get(name) !== tc.time()) throw new Error(`rule ${name} must be stored at ${tc.time()}`);
-    if (appliedRules.contains(name)) throw new Error(`rule ${name} applied twice`);
+    if (appliedRules!.contains(name)) throw new Error(`rule ${name} applied twice`);
     let readOnly = false;
     try {
       rules.remove(name);
@@ -241,7 +241,7 @@ export const NotifyStatefulSetsRulesFunction = ProcessTableFunction.define({
       readOnly = (e as Error).constructor.name === "TableRuntimeException";
     }
     if (!readOnly) throw new Error("broadcast state must be read-only while notifying stateful sets");
-    appliedRules.put(name, tc.time()!);
+    appliedRules!.put(name, tc.time()!);
   },
   onTimer(ctx, { rows, appliedRules }) {
     const tc = ctx.timeContext("millis");

@@ -260,6 +260,22 @@ describe("broadcast validation (V-09 … V-17)", () => {
       .toThrow("StreamPhysicalProcessTableFunction doesn't support consuming update changes");
   });
 
+  it("missing on_time for the broadcast table: every table names its time column or none (SQL and Table API)", () => {
+    const env = streamingEnv();
+    env.createTemporaryView("t_watermarked", env.fromValues(TIMED_SOURCE_SCHEMA) as never);
+    env.createTemporaryView("t_rules", env.fromValues(Row.of("Bob", 1)).as("name", "weight") as never);
+    env.createTemporaryFunction("f", BroadcastTimersFunction);
+    const msg = "Invalid time attribute declaration. If multiple tables are declared, the `on_time` argument must reference a time column for each table argument or none. Missing time attributes for: [rule]";
+    expect(() => env.sqlQuery("SELECT * FROM f(input => TABLE t_watermarked PARTITION BY name, rule => TABLE t_rules, on_time => DESCRIPTOR(ts))")).toThrow(msg);
+    expect(() => env.fromCall("f", env.from("t_watermarked").partitionBy($("name")).asArgument("input"), env.from("t_rules").asArgument("rule"), descriptor("ts").asArgument("on_time")))
+      .toThrow(msg);
+  });
+
+  it("pass-through columns next to a broadcast table", () => {
+    expect(() => ProcessTableFunction.define({ args: { input: tableArg(ROW, ArgumentTrait.PASS_COLUMNS_THROUGH), rule: tableArg(BCAST) }, output: OUT, eval() {} }))
+      .toThrow("Pass-through columns are not supported if multiple table arguments are declared.");
+  });
+
   it("declaration rules of broadcast arguments and state", () => {
     expect(() => tableArg(NOTIFY)).toThrow("needs exactly one of");
     expect(() => tableArg(SET, NOTIFY)).toThrow("NOTIFY_STATEFUL_SETS is only valid for a table argument with BROADCAST_SEMANTIC_TABLE");

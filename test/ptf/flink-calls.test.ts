@@ -2,13 +2,14 @@
 // context, pass-through), each with Flink's exact expected rows. SQL calls are written with the Table API
 // equivalents (`f(r => TABLE t, i => 1)` = `env.fromCall("f", t.asArgument("r"), lit(1).asArgument("i"))`).
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, lit, Row } from "../../src/index.js";
+import { $, ArgumentTrait, DataTypes, type DataType, lit, ProcessTableFunction, Row, structuredType, tableArg } from "../../src/index.js";
 import {
   AtomicTypeWrappingFunction, ContextFunction, EmptyArgFunction, EmptyOutputFunction, ImplicitCastingFunction, IntervalYearArgFunction,
   RowSemanticTableFunction, RowSemanticTablePassThroughFunction, ScalarArgsFunction, ScalarBeforeRowSemanticTablePassThroughFunction,
   SetSemanticTableFunction, SetSemanticTableOptionalPartitionFunction, SetSemanticTablePassThroughFunction, TypedRowSemanticTableFunction,
-  TypedSetSemanticTableFunction,
+  TypedSetSemanticTableFunction, User, UserType,
 } from "./flink-functions.js";
+import { printed } from "../support.js";
 import { basicValues, streamingEnv } from "./support.js";
 
 describe("§3.1 no table / scalar arguments / fromCall", () => {
@@ -167,5 +168,58 @@ describe("§3.4 pass-through columns", () => {
     const result = t.partitionBy($("name")).process(SetSemanticTablePassThroughFunction, 1);
     expect(result.getResolvedSchema().names).toEqual(["name", "score", "out"]);
     expect(await result.execute().toChangelog()).toEqual(["+I[Bob, 12, {+I[Bob, 12], 1}]", "+I[Alice, 42, {+I[Alice, 42], 1}]"]);
+  });
+});
+
+describe("structured types (Flink's POJOs) in calls", () => {
+  class Inner { a: number | null = null; }
+  class Outer { id: number | null = null; inner: Inner | null = null; }
+  const InnerType = structuredType(Inner, DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT())));
+  const OuterType = structuredType(Outer, DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT()), DataTypes.FIELD("inner", InnerType)));
+
+  it("a typed table argument reports its structured type in tableSemanticsFor(...).dataType(), printed with the class as Flink does", async () => {
+    const seen: DataType[] = [];
+    const F = ProcessTableFunction.define({
+      args: { u: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE).typed(UserType) },
+      output: DataTypes.STRING(),
+      eval(ctx, _s, { u }) {
+        seen.push(ctx.tableSemanticsFor("u").dataType());
+        ctx.collect(`${String(ctx.tableSemanticsFor("u").dataType())} ${u instanceof User}`);
+      },
+    });
+    const env = streamingEnv();
+    basicValues(env);
+    expect(await env.from("t").partitionBy($("name")).process(F).execute().toChangelog()).toEqual(["+I[Bob, *User* true]", "+I[Alice, *User* true]"]);
+    expect(seen[0]!.structuredClass).toBe(User);
+    // an untyped table argument reports its row type
+    expect(await env.from("t").partitionBy($("name")).process(ContextFunction, "x").execute().toChangelog()).toContain(
+      "+I[Bob, {+I[Bob, 12], x, [0], [INSERT], ROW<`name` VARCHAR(5) NOT NULL, `score` INT NOT NULL>}]",
+    );
+  });
+
+  it("nested structured values print field by field, keep their classes in toArray(), and the type prints its class", async () => {
+    const F = ProcessTableFunction.define({
+      args: { r: tableArg(ArgumentTrait.ROW_SEMANTIC_TABLE) },
+      output: DataTypes.ROW(DataTypes.FIELD("o", OuterType)),
+      eval(ctx, _s, { r }) { ctx.collect({ o: Object.assign(new Outer(), { id: r.score as number, inner: Object.assign(new Inner(), { a: 7 }) }) }); },
+    });
+    const env = streamingEnv();
+    basicValues(env);
+    const t = env.from("t").process(F);
+    expect(String(t.getResolvedSchema().types[0])).toBe("*Outer*");
+    expect(await printed(t.execute())).toBe([
+      "+----+--------------------------------+",
+      "| op |                              o |",
+      "+----+--------------------------------+",
+      "| +I |           (id=12, inner=(a=7)) |",
+      "| +I |           (id=42, inner=(a=7)) |",
+      "+----+--------------------------------+",
+      "2 rows in set",
+    ].join("\n"));
+    const rows = await t.execute().toArray();
+    expect(rows[0]!.o).toBeInstanceOf(Outer);
+    expect(rows[0]!.o!.inner).toBeInstanceOf(Inner);
+    // a structured type equals its ROW type structurally (casts, typed arguments), whatever it prints
+    expect(OuterType.equals(DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT()), DataTypes.FIELD("inner", DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT())))))).toBe(true);
   });
 });

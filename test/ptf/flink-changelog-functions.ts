@@ -1,7 +1,8 @@
 // Flink's changelog test PTFs (Flink's test catalogue §2.2 ChangelogBase, §2.4 "Changelog") declared in
 // TypeScript, and the updating test tables of §1 and §3.5–3.6.
 import {
-  $, ArgumentTrait, ChangelogMode, type ChangelogModeInfo, DataTypes, ProcessTableFunction, Row, type RowKind, type TableEnvironment, tableArg,
+  $, ArgumentTrait, ChangelogMode, type ChangelogModeInfo, DataTypes, ProcessTableFunction, Row, type RowKind, Schema, type TableEnvironment, tableArg,
+  valueView,
 } from "../../src/index.js";
 import { OUT, emitObjects } from "./support.js";
 
@@ -81,6 +82,33 @@ export const UpdatingPartialDeleteFunction = ProcessTableFunction.define({
   eval(ctx, _s, { r }) { collectUpdate(ctx, r); },
 });
 
+/**
+ * UpdatingJoinFunction: joins two updating tables co-partitioned by their key into an upsert output. Per
+ * row: a delete of a matched key retracts the result (`-D` with a null `out`); the row sets (+I/+U) or
+ * clears (-U/-D) its side; a match then emits `+I` (new) or `+U` (it matched before).
+ */
+export const UpdatingJoinFunction = ProcessTableFunction.define({
+  args: { scoreTable: tableArg(SET, UPD), cityTable: tableArg(SET, UPD) },
+  state: { score: valueView(DataTypes.BIGINT()), city: valueView(DataTypes.STRING()) },
+  output: DataTypes.ROW(DataTypes.FIELD("out", DataTypes.STRING())),
+  changelogMode: ChangelogMode.upsert(),
+  eval(ctx, { score, city }, { scoreTable, cityTable }) {
+    const wasMatch = score.getValue() !== null && city.getValue() !== null;
+    const row = (scoreTable ?? cityTable)!;
+    const kind = Row.kindOf(row);
+    if (kind === "-D" && wasMatch) ctx.collect(Row.ofKind("-D", null));
+    const set = kind === "+I" || kind === "+U";
+    if (scoreTable !== null) {
+      if (set) score.setValue(scoreTable.score as number); else score.clear();
+    } else {
+      if (set) city.setValue(cityTable!.city as string); else city.clear();
+    }
+    if (score.getValue() !== null && city.getValue() !== null) {
+      ctx.collect(Row.ofKind(wasMatch ? "+U" : "+I", `score ${score.getValue()} in city ${city.getValue()}`));
+    }
+  },
+});
+
 /** V-67: retract output from a row-semantics table. */
 export const UpdatingRetractRowSemanticFunction = ProcessTableFunction.define({
   args: { r: tableArg(ROW, UPD, REQ_UB) },
@@ -126,4 +154,13 @@ export function upsertSource(env: TableEnvironment, rows: readonly (readonly [Ro
     DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("score", DataTypes.BIGINT()), DataTypes.FIELD("op", DataTypes.STRING())),
     ...rows.map(([op, name, score]) => Row.of(name, score, op)),
   ).partitionBy($("name")).process(UpsertReplay);
+}
+
+/**
+ * A keyed source `(name STRING PRIMARY KEY, score BIGINT)` whose rows are upserts (Flink: a `values` source
+ * with `changelog-mode = I,UA,D` and a primary key; deletes carry the whole row, as given).
+ */
+export function keyedUpsertValues(env: TableEnvironment, rows: readonly (readonly [RowKind, string, number | null])[]) {
+  const schema = Schema.newBuilder().column("name", DataTypes.STRING().notNull()).column("score", DataTypes.BIGINT()).primaryKey("name").build();
+  return env.fromValues(schema, ...rows.map(([op, name, score]) => Row.ofKind(op, name, score)));
 }

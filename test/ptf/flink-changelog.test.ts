@@ -14,11 +14,12 @@ import { toJavaString } from "../../src/types/format.js";
 import {
   SetSemanticTableFullDeletesArgFunction, SetSemanticTableRetractArgFunction, SetSemanticTableUpdatingArgFunction,
   SetSemanticTableUpdatingKeyedArgFunction, UpdatingPartialDeleteFunction, UpdatingRetractFunction, UpdatingRetractRowSemanticFunction,
-  UpdatingUpsertFunction, UpdatingUpsertRowSemanticFunction, updatingValues, upsertSource,
+  UpdatingJoinFunction, UpdatingUpsertFunction, UpdatingUpsertRowSemanticFunction, keyedUpsertValues, updatingValues, upsertSource,
 } from "./flink-changelog-functions.js";
 import { OUT, emitObjects, streamingEnv } from "./support.js";
 
 const changes = (t: Table<object>) => t.execute().toChangelog();
+const MISMATCH = "Can't generate a valid execution plan for the given query because of a changelog mismatch";
 
 /** The source of P-040 / P-041: an upsert table keyed by name with key-only deletes. */
 const P040_SOURCE = [["+I", "Bob", 5], ["+I", "Alice", 2], ["+U", "Bob", 3], ["-D", "Bob", null], ["+I", "Bob", 2], ["-D", "Alice", null]] as const;
@@ -93,10 +94,10 @@ describe("§3.5 changelog input", () => {
     expect(seen).toEqual(["[INSERT, UPDATE_AFTER, DELETE]", "[INSERT]"]);
   });
 
-  it("the adapter's last rows per key are operator state: snapshot and restore", () => {
+  it("the adapter's last rows per key (full deletes of key-only deletes) are operator state: snapshot and restore", () => {
     const env = streamingEnv();
     const run = (rows: readonly (readonly [RowKind, string, number | null])[], restore?: unknown) => {
-      const table = upsertSource(env, rows).partitionBy($("name")).process(SetSemanticTableRetractArgFunction);
+      const table = upsertSource(env, rows).partitionBy($("name")).process(SetSemanticTableFullDeletesArgFunction);
       const types = table.getResolvedSchema().types;
       const out: string[] = [];
       ptfInspection.track = true;
@@ -105,7 +106,7 @@ describe("§3.5 changelog input", () => {
         record: (k, v) => out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`),
       });
       ptfInspection.track = false;
-      const op = ptfInspection.operators.find((o) => o.call.fn === SetSemanticTableRetractArgFunction) as PtfOperator;
+      const op = ptfInspection.operators.find((o) => o.call.fn === SetSemanticTableFullDeletesArgFunction) as PtfOperator;
       if (restore !== undefined) op.restoreState(restore);
       while (job.step(1000) !== "done");
       return { out, state: op.snapshotState() };
@@ -113,7 +114,62 @@ describe("§3.5 changelog input", () => {
     const before = run([["+I", "Bob", 1], ["+I", "Alice", 2]]);
     expect(before.out).toEqual(["+I[Bob, {+I[Bob, 1]}]", "+I[Alice, {+I[Alice, 2]}]"]);
     const after = run([["+U", "Bob", 5], ["-D", "Alice", null]], before.state);
-    expect(after.out).toEqual(["+I[Bob, {-U[Bob, 1]}]", "+I[Bob, {+U[Bob, 5]}]", "+I[Alice, {-D[Alice, 2]}]"]);
+    expect(after.out).toEqual(["+I[Bob, {+U[Bob, 5]}]", "+I[Alice, {-D[Alice, 2]}]"]);
+  });
+
+  it("a keyed upsert source into a REQUIRE_UPDATE_BEFORE argument is normalized below the call (ChangelogNormalize)", async () => {
+    const env = streamingEnv();
+    const src = keyedUpsertValues(env, [["+I", "Bob", 1], ["+I", "Alice", 2], ["+U", "Bob", 5], ["-D", "Alice", null]]);
+    expect(src.changelogMode()).toBe("[I,UA,D]");
+    const call = src.partitionBy($("name")).process(SetSemanticTableRetractArgFunction);
+    expect(call.explain()).toContain("ChangelogNormalize(key=[name], changelogMode=[I,UB,UA,D])");
+    expect(await changes(call)).toEqual([
+      "+I[Bob, {+I[Bob, 1]}]", "+I[Alice, {+I[Alice, 2]}]", "+I[Bob, {-U[Bob, 1]}]", "+I[Bob, {+U[Bob, 5]}]", "+I[Alice, {-D[Alice, 2]}]",
+    ]);
+  });
+
+  it("a keyed upsert source PARTITIONed BY another column is normalized too; by its key it stays upserts", async () => {
+    const env = streamingEnv();
+    const src = () => keyedUpsertValues(env, [["+I", "Bob", 1], ["+U", "Bob", 5]]);
+    const other = src().partitionBy($("score")).process(SetSemanticTableUpdatingArgFunction);
+    expect(other.explain()).toContain("ChangelogNormalize(key=[name]");
+    expect(await changes(other)).toEqual([
+      "+I[1, {+I[Bob, 1], retract}]", "+I[1, {-U[Bob, 1], retract}]", "+I[5, {+U[Bob, 5], retract}]",
+    ]);
+    const byKey = src().partitionBy($("name")).process(SetSemanticTableUpdatingArgFunction);
+    expect(byKey.explain()).not.toContain("ChangelogNormalize");
+    expect(await changes(byKey)).toEqual(["+I[Bob, {+I[Bob, 1], upsert-full-delete}]", "+I[Bob, {+U[Bob, 5], upsert-full-delete}]"]);
+  });
+
+  it("an upsert PTF output into a REQUIRE_UPDATE_BEFORE argument is a changelog mismatch (SQL and Table API alike)", () => {
+    const env = streamingEnv();
+    const upserts = updatingValues(env).partitionBy($("name")).process(UpdatingUpsertFunction);
+    const mismatch = `${MISMATCH}: table argument 'r' of function 'f' (ArgumentTrait.REQUIRE_UPDATE_BEFORE) needs retractions (UPDATE_BEFORE and full deletes) `
+      + "but its input is an upsert changelog [I,UA,D] keyed by [name].";
+    env.createTemporaryFunction("f", SetSemanticTableRetractArgFunction);
+    expect(() => upserts.partitionBy($("name")).process("f")).toThrow(mismatch);
+    env.createTemporaryView("t_upsert", upserts);
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t_upsert PARTITION BY name)")).toThrow(mismatch);
+    // PARTITION BY another column than the upsert key needs retractions as well
+    env.createTemporaryFunction("g", SetSemanticTableUpdatingArgFunction);
+    expect(() => upserts.partitionBy($("count")).process("g")).toThrow(
+      `${MISMATCH}: table argument 'r' of function 'g' (PARTITION BY [count] is not the upsert key) needs retractions`,
+    );
+  });
+
+  it("an upstream PTF is asked for retractions when a downstream argument needs them (getRequiredChangelogMode)", async () => {
+    const env = streamingEnv();
+    const Adaptive = ProcessTableFunction.define({
+      args: { r: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.SUPPORT_UPDATES, ArgumentTrait.REQUIRE_UPDATE_BEFORE) },
+      output: DataTypes.ROW(DataTypes.FIELD("count", DataTypes.BIGINT())),
+      // retractions only when asked: emitting -U under the upsert mode would fail the job (P-047's check)
+      changelogMode: (ctx) => (ctx.getRequiredChangelogMode().kinds.includes("UPDATE_BEFORE") ? ChangelogMode.all() : ChangelogMode.upsert()),
+      eval(ctx, _s, { r }) { ctx.collect(Row.ofKind(Row.kindOf(r), (r as { EXPR$1: number }).EXPR$1)); },
+    });
+    const call = updatingValues(env).partitionBy($("name")).process(Adaptive).partitionBy($("name")).process(SetSemanticTableRetractArgFunction);
+    expect(await changes(call)).toEqual([
+      "+I[Bob, {+I[Bob, 1]}]", "+I[Alice, {+I[Alice, 1]}]", "+I[Bob, {-U[Bob, 1]}]", "+I[Bob, {+U[Bob, 2]}]",
+    ]);
   });
 
   it("an upsert changelog without an upsert key cannot be turned into retractions", () => {
@@ -179,7 +235,7 @@ describe("§3.6 changelog output", () => {
   it("V-36: row semantics may not emit upserts", () => {
     const env = streamingEnv();
     expect(() => updatingValues(env).process(UpdatingUpsertRowSemanticFunction)).toThrow(
-      "PTFs that take table arguments with row semantics don't support updating output. Table argument 'r' of function '<anonymous>' must use set semantics.",
+      "PTFs that take table arguments with row semantics don't support upsert output. Table argument 'r' of function '<anonymous>' must use set semantics.",
     );
   });
 
@@ -228,6 +284,36 @@ describe("§3.6 changelog output", () => {
   });
 });
 
+describe("several updating tables", () => {
+  it("UpdatingJoinFunction: two keyed upsert tables joined into an upsert output (upsert delivery on both)", async () => {
+    const env = streamingEnv();
+    const scores = keyedUpsertValues(env, [["+I", "Bob", 1], ["+I", "Alice", 2], ["+U", "Bob", 3], ["-D", "Alice", null]]);
+    const cities = env.fromValues(
+      Schema.newBuilder().column("name", DataTypes.STRING().notNull()).column("city", DataTypes.STRING()).primaryKey("name").build(),
+      Row.of("Bob", "Berlin"), Row.of("Alice", "Paris"), Row.ofKind(RowKind.UPDATE_AFTER, "Bob", "Rome"),
+    );
+    const t = env.fromCall(UpdatingJoinFunction, scores.partitionBy($("name")).asArgument("scoreTable"), cities.partitionBy($("name")).asArgument("cityTable"));
+    expect(t.changelogMode()).toBe("[I,UA,D]");
+    expect(t.explain()).not.toContain("ChangelogNormalize");
+    const sink = keyedJoinSink(env);
+    await t.executeInsert("join_sink").await();
+    // the tables are read in turns: score, city, score, city, ...
+    // (each table's PARTITION BY column is forwarded, as in Flink: name, name0; the upsert key is the first)
+    expect(sink.changelog()).toEqual([
+      "+I[Bob, Bob, score 1 in city Berlin]", "+I[Alice, Alice, score 2 in city Paris]", "+U[Bob, Bob, score 3 in city Berlin]",
+      "+U[Bob, Bob, score 3 in city Rome]", "-D[Alice, Alice, null]",
+    ]);
+    expect(sink.materialized()).toEqual([{ name: "Bob", name0: "Bob", out: "score 3 in city Rome" }]);
+  });
+});
+
+function keyedJoinSink(env: TableEnvironment) {
+  const sink = new CollectionSink();
+  env.createTemporaryTable("join_sink", sink.descriptor(Schema.newBuilder().column("name", DataTypes.STRING().notNull())
+    .column("name0", DataTypes.STRING().notNull()).column("out", DataTypes.STRING()).primaryKey("name").build()));
+  return sink;
+}
+
 describe("validation", () => {
   it("V-30: pass-through columns with updates", () => {
     expect(() => tableArg(ArgumentTrait.ROW_SEMANTIC_TABLE, ArgumentTrait.PASS_COLUMNS_THROUGH, ArgumentTrait.SUPPORT_UPDATES)).toThrow(
@@ -265,7 +351,6 @@ describe("validation", () => {
     expect(() => env.fromCall(SetSemanticTableUpdatingKeyedArgFunction, t.partitionBy($("name")).asArgument("r"), descriptor("ts").asArgument("on_time"))).toThrow(V37);
   });
 
-  const MISMATCH = "Can't generate a valid execution plan for the given query because of a changelog mismatch";
 
   it("V-39: an upsert output into an operator that needs retractions", () => {
     const env = streamingEnv();
@@ -277,13 +362,45 @@ describe("validation", () => {
     expect(t.select($("name").as("k"), $("count")).changelogMode()).toBe("[I,UA,D]");
   });
 
+  /** Flink's text of V-38 / V-41: the conflict printed as a plan fragment (sink and the node feeding it). */
+  const atSink = (node: string) => "There is a changelog mismatch between two operators. "
+    + "One produces an upsert changelog (UPDATE_AFTER without UPDATE_BEFORE). "
+    + "The other requires a retract changelog (UPDATE_BEFORE and UPDATE_AFTER), for example a sink without a primary key. "
+    + "In such cases, ensure that the sink is able to digest upserts where the PRIMARY KEY serves as the upsert key, or make the input produce UPDATE_BEFORE.\n\n"
+    + "The conflict is at:\n"
+    + "Sink(expectedChangelogMode=[I,UB,UA,D])\n"
+    + `  +- ${node}(changelogMode=[I,UA,D])`;
+
+  it("V-38: an upsert output into a sink without primary key (SQL and Table API)", () => {
+    const env = streamingEnv();
+    keyedSink(env, "t_no_pk_sink", false);
+    env.createTemporaryFunction("f", UpdatingUpsertFunction);
+    env.createTemporaryView("t_updating", updatingValues(env));
+    expect(() => env.from("t_updating").partitionBy($("name")).process("f").executeInsert("t_no_pk_sink")).toThrow(atSink("ProcessTableFunction"));
+    expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT * FROM f(r => TABLE t_updating PARTITION BY name)")).toThrow(atSink("ProcessTableFunction"));
+    expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT * FROM f(r => TABLE t_updating PARTITION BY name)")).toThrow(
+      "Table sink 't_no_pk_sink' (connector 'collection') has no primary key; the upsert key of its input is [name].",
+    );
+  });
+
   it("V-41: an upsert output below a filter into a sink without primary key", () => {
     const env = streamingEnv();
     keyedSink(env, "t_no_pk_sink", false);
     const t = updatingValues(env).partitionBy($("name")).process(UpdatingUpsertFunction).filter($("name0").isNotEqual(lit("")));
-    expect(() => t.executeInsert("t_no_pk_sink")).toThrow(
-      `${MISMATCH}: Table sink 't_no_pk_sink' (connector 'collection', without a primary key) needs retractions (UPDATE_BEFORE and full deletes) but its input is an upsert changelog [I,UA,D] keyed by [name].`,
-    );
+    expect(() => t.executeInsert("t_no_pk_sink")).toThrow(atSink("Calc"));
+    env.createTemporaryFunction("f", UpdatingUpsertFunction);
+    env.createTemporaryView("t_updating", updatingValues(env));
+    expect(() => env.executeSql("INSERT INTO t_no_pk_sink SELECT name, name0, `count`, mode FROM f(r => TABLE t_updating PARTITION BY name) WHERE name0 <> ''"))
+      .toThrow(atSink("Calc"));
+  });
+
+  it("V-40: a retract requirement on an upsert table argument (SQL)", () => {
+    const env = streamingEnv();
+    env.createTemporaryFunction("upsertPtf", UpdatingUpsertFunction);
+    env.createTemporaryFunction("f", SetSemanticTableRetractArgFunction);
+    env.createTemporaryView("t_updating", updatingValues(env));
+    env.executeSql("CREATE VIEW t_upsert AS SELECT * FROM upsertPtf(r => TABLE t_updating PARTITION BY name)");
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t_upsert PARTITION BY name)")).toThrow(MISMATCH);
   });
 });
 

@@ -210,7 +210,8 @@ describe("validation of several tables and ORDER BY", () => {
     // Flink's order: the type is checked before the direction; SQL gives the same message
     expect(() => env.fromCall("f", t.partitionBy($("name")).orderBy($("score").desc()).asArgument("r"))).toThrow(typeMsg);
     expect(() => env.executeSql("SELECT * FROM f(r => TABLE t_watermarked PARTITION BY name ORDER BY score DESC)")).toThrow(typeMsg);
-    const notTime = "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column must be a valid time attribute. However, column 'ts' of type 'TIMESTAMP_LTZ(3)' has no watermark declaration";
+    const notTime = "Invalid ORDER BY clause for table argument 'r'. The first ORDER BY column 'ts' is not a valid time attribute. "
+      + "Only columns with a watermark declaration qualify for ORDER BY. Also, make sure that the watermarked column is forwarded without any modification.";
     expect(() => env.fromCall("f", plain.partitionBy($("name")).orderBy($("ts")).asArgument("r"))).toThrow(notTime);
     env.createTemporaryView("t_plain", plain as never);
     expect(() => env.executeSql("SELECT * FROM f(r => TABLE t_plain PARTITION BY name ORDER BY ts)")).toThrow(notTime);
@@ -219,6 +220,12 @@ describe("validation of several tables and ORDER BY", () => {
     expect(() => env.fromCall("f", twoTimes.partitionBy($("name")).orderBy($("ts")).asArgument("r"), descriptor("ts2").asArgument("on_time"))).toThrow(
       "Invalid time attribute declaration. Column 'ts2' in table argument 'r' of function 'f' is not a time attribute",
     );
+    // Flink's "order by mismatch with on_time": ORDER BY a plain timestamp, on_time the watermarked one — the
+    // on_time check comes before the time-attribute check (SQL and Table API)
+    env.createTemporaryView("dual_ts", twoTimes as never);
+    const mismatch = "Invalid ORDER BY clause for table argument 'r'. When both ORDER BY and the 'on_time' argument are defined, the referenced timestamp columns must match.";
+    expect(() => env.fromCall("f", twoTimes.partitionBy($("name")).orderBy($("ts2")).asArgument("r"), descriptor("ts").asArgument("on_time"))).toThrow(mismatch);
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE dual_ts PARTITION BY name ORDER BY ts2, on_time => DESCRIPTOR(ts))")).toThrow(mismatch);
     // @ts-expect-error the compiler knows the columns as well
     expect(() => t.partitionBy($("name")).orderBy($("nope").asc())).toThrow("Invalid column 'nope' for ORDER BY clause. Available columns are: [name, score, ts]");
   });

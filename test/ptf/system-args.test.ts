@@ -1,7 +1,7 @@
 // disableSystemArguments: Flink's V-51, V-53, V-55 (NoSystemArgsTableFunction / NoSystemArgsScalarFunction),
 // through SQL and the Table API.
 import { describe, expect, it } from "vitest";
-import { ArgumentTrait, DataTypes, ProcessTableFunction, descriptor, lit, scalarArg, tableArg } from "../../src/index.js";
+import { ArgumentTrait, DataTypes, ProcessTableFunction, Schema, descriptor, lit, scalarArg, tableArg } from "../../src/index.js";
 import { basicValues, streamingEnv } from "./support.js";
 
 const OUT = DataTypes.ROW(DataTypes.FIELD("out", DataTypes.STRING().notNull())).notNull();
@@ -47,9 +47,22 @@ describe("disableSystemArguments", () => {
       .toThrow("The 'uid' argument is not supported because function 'f' does not use system arguments.");
   });
 
-  it("a scalar-only function without system arguments runs", async () => {
+  it("testNoSystemArgsAllowedForScalarPtf: a user-defined PTF without table arguments cannot disable them either", () => {
     const env = streamingEnv();
     env.createTemporaryFunction("f", NoSystemArgsScalarFunction);
-    expect(await env.executeSql("SELECT * FROM f(i => 7)").toChangelog()).toEqual(["+I[i=7]"]);
+    const msg = "Disabling system arguments is not supported for user-defined PTF.";
+    expect(() => env.executeSql("SELECT * FROM f(i => 1);")).toThrow(msg);
+    expect(() => env.fromCall("f", lit(1).asArgument("i"))).toThrow(msg);
+  });
+
+  it("testOnTimeArgRejectedForDisabledPtf / testSystemArgRejectedByNameBeforeTypeCheck: on_time is rejected by name", () => {
+    const env = streamingEnv();
+    env.createTemporaryView("t_watermarked", env.fromValues(Schema.newBuilder().column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3))
+      .watermark("ts", "ts").build()) as never);
+    basicValues(env);
+    env.createTemporaryFunction("f", NoSystemArgsTableFunction);
+    const msg = "The 'on_time' argument is not supported because function 'f' does not use system arguments.";
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t_watermarked, i => 1, on_time => DESCRIPTOR(ts));")).toThrow(msg);
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t, i => 1, on_time => 1);")).toThrow(msg);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   $, ArgumentTrait, DataTypes, defaultArg, descriptor, EnvironmentSettings, ExecutionError, lit, nullOf, ProcessTableFunction, Row, scalarArg,
-  TableArgDecl, TableEnvironment, TableRuntimeException, tableArg, ValidationError, valueState,
+  TableArgDecl, TableEnvironment, TableFunction, TableRuntimeException, tableArg, ValidationError, valueState,
 } from "../../src/index.js";
 import {
   DescriptorFunction, InvalidRowKindFunction, RowSemanticTableFunction, ScalarArgsFunction,
@@ -210,6 +210,20 @@ describe("declarations", () => {
   it("state needs a set-semantics table argument", () => {
     expect(() => ProcessTableFunction.define({ args: { r: tableArg(ROW) }, state: { s: valueState({ n: 0 }) }, output: OUT, eval() {} }))
       .toThrow("state entry 's' needs a table argument with SET_SEMANTIC_TABLE");
+  });
+
+  it("table function instead of process table function (NoProcessTableFunction): a plain TableFunction takes no table argument, declared or passed (SQL and Table API)", () => {
+    const ONLY_SCALARS = "Only scalar arguments are supported at this location.";
+    expect(() => TableFunction.define({ name: "g", args: [tableArg(ROW) as never], result: DataTypes.STRING(), eval() {} })).toThrow(
+      `TableFunction 'g': ${ONLY_SCALARS} But argument 1 declared the following traits: [TABLE, ROW_SEMANTIC_TABLE]. A function with table arguments is a ProcessTableFunction`,
+    );
+    const { env, t } = setup(TableFunction.define({ args: [DataTypes.STRING()], result: DataTypes.STRING(), eval(out, s) { out.collect(s); } }));
+    const passed = (which: string) => `${ONLY_SCALARS} But argument ${which} of function 'f' is a table, and a TableFunction takes scalar arguments only`;
+    expect(() => env.sqlQuery("SELECT * FROM f(r => TABLE t)")).toThrow(passed("'r'"));
+    expect(() => env.fromCall("f", t.asArgument("r"))).toThrow(passed("'r'"));
+    expect(() => t.process("f")).toThrow(passed("at position 0"));
+    // a TableFunction without a table is not a PTF call either
+    expect(() => env.fromCall("f", lit("x"))).toThrow("Function 'f' is not a process table function");
   });
 
   it("TTL strings follow Flink's duration syntax", () => {

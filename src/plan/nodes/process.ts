@@ -15,6 +15,11 @@ export interface PlannedProcessCall {
   readonly explicitUid: boolean;
   /** The changelog mode of the output, resolved when the call was planned. */
   readonly outputMode: ChangelogMode;
+  /**
+   * Per input: whether that table argument is delivered as retractions (REQUIRE_UPDATE_BEFORE, or PARTITION BY
+   * other columns than the upsert key), so its input must be a full retract changelog (normalize-upserts.ts).
+   */
+  readonly inputsNeedRetractions: readonly boolean[];
   /** For explain(): `invocation=[...], uid=[...], select=[...]`. */
   describe(): string;
   /**

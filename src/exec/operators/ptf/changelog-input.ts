@@ -9,33 +9,24 @@ export interface ChangeSink {
 }
 
 /**
- * The input adapter of an updating table argument that needs the previous row of a key (Flink adds a
- * ChangelogNormalize before the PTF for this): it keeps the last row per upsert key and
+ * The input adapter of an upsert table argument with REQUIRE_FULL_DELETE whose input deletes by key only
+ * (`~D`): it keeps the last row per upsert key so that `-D` carries the last full row. (Retract delivery of
+ * an upsert changelog is the planner's job: a ChangelogNormalize below the call, see ptf/updating-input.ts.)
  *
- * - retract delivery of an upsert input: `+I`/`+U` of a known key become `-U[previous]`, `+U[row]`;
- *   of a new key `+I[row]`; `-D` becomes `-D[previous]` (full row); incoming `-U` are replaced by
- *   the ones made from state;
- * - REQUIRE_FULL_DELETE on an upsert input with key-only deletes: `-D` carries the last full row.
- *
- * A delete for a key that holds no row is dropped (nothing to retract). The state is part of the
- * operator's snapshot.
+ * Incoming `-U` are not delivered (upsert delivery). A delete for a key that holds no row is dropped
+ * (nothing to delete). The state is part of the operator's snapshot.
  */
 export class ChangelogInput {
   private readonly keyOf: (r: readonly unknown[]) => unknown;
-  private readonly retract: boolean;
   /** Last row per upsert key. */
   readonly rows = new Map<unknown, unknown[]>();
 
   constructor(delivery: InputDelivery, types: readonly DataType[]) {
     this.keyOf = keyExtractor(delivery.materializeKey, types);
-    this.retract = delivery.retract;
   }
 
   process(kind: number, row: unknown[], sink: ChangeSink): void {
-    if (kind === Kind.UPDATE_BEFORE) {
-      // retract: made from state below; upsert: not delivered
-      return;
-    }
+    if (kind === Kind.UPDATE_BEFORE) return;
     const key = this.keyOf(row);
     const previous = this.rows.get(key);
     if (kind === Kind.DELETE) {
@@ -45,12 +36,7 @@ export class ChangelogInput {
       return;
     }
     this.rows.set(key, row);
-    if (!this.retract) sink.deliver(kind, row);
-    else if (previous === undefined) sink.deliver(Kind.INSERT, row);
-    else {
-      sink.deliver(Kind.UPDATE_BEFORE, previous);
-      sink.deliver(Kind.UPDATE_AFTER, row);
-    }
+    sink.deliver(kind, row);
   }
 
   snapshot(): (readonly [unknown, unknown[]])[] {
