@@ -225,6 +225,8 @@ export interface SinkNode extends NodeBase {
   readonly changelog: "insert-only" | "upsert" | "all";
   /** An in-process object of the connector (the collection sink's store). */
   readonly attachment?: unknown;
+  /** `INSERT OVERWRITE` (batch): the job's rows replace the table's contents when it commits. */
+  readonly overwrite?: boolean;
 }
 
 export function inputsOf(node: PlanNode): readonly PlanNode[] {
