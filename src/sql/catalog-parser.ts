@@ -220,8 +220,10 @@ function statementSet(ts: TokenStream, p: QueryParser, start: number): Statement
   ts.expectKeyword("SET");
   ts.expectKeyword("BEGIN");
   const inserts: InsertStatement[] = [];
+  let end = ts.peek();
   for (;;) {
     const t = ts.peek();
+    end = t;
     if (ts.acceptKeyword("END")) break;
     if (!ts.acceptKeyword("INSERT")) {
       if (inserts.length > 0) ts.fail("expected INSERT or END");
@@ -230,7 +232,7 @@ function statementSet(ts: TokenStream, p: QueryParser, start: number): Statement
     inserts.push(p.insert(t.pos));
     ts.expectOp(";");
   }
-  if (inserts.length === 0) ts.fail("a STATEMENT SET needs at least one INSERT", ts.peek());
+  if (inserts.length === 0) ts.raise("a STATEMENT SET needs at least one INSERT", end);
   return { kind: "StatementSet", pos: start, inserts };
 }
 

@@ -30,7 +30,9 @@ const UNSUPPORTED_STATEMENTS = ["USE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "D
 const UNSUPPORTED_CLAUSES = ["WINDOW", "QUALIFY", "MATCH_RECOGNIZE"];
 /** Words that end a select item or a FROM item: never read as an alias. */
 const CLAUSE_WORDS = new Set(["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS",
-  "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL"]);
+  "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL",
+  // a statement set's END (reserved in Flink SQL)
+  "END"]);
 /** SELECT items and HAVING may call aggregates; every clause may name `t.col`. */
 const ITEM = { aggregates: true, qualified: true } as const;
 const PLAIN = { qualified: true } as const;
