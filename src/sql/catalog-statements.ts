@@ -3,10 +3,17 @@ import type { TableResult } from "../table/table-result.js";
 import type { ChangelogKind } from "../table/table.js";
 import { TableDescriptor, type TableDescriptorBuilder } from "../table/table-descriptor.js";
 import { DataTypes } from "../types/data-types.js";
+import { resolveSchema } from "../table/schema-resolve.js";
 import { ValidationError } from "../types/errors.js";
 import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
 import type { AlterTableStatement, CatalogStatement, CreateFunctionStatement, DropStatement, ShowStatement } from "./catalog-ast.js";
-import { didYouMean } from "./closest-name.js";
+import { closestName } from "./closest-name.js";
+
+/** ` Did you mean 'x'?` after a message that ends with a period, or nothing. */
+const didYouMean = (name: string, known: readonly string[]): string => {
+  const c = closestName(name, known);
+  return c === undefined ? "" : ` Did you mean '${c}'?`;
+};
 import { okResult, rowsResult, TextResult } from "./results.js";
 
 /** The one catalog and database: Flink's default names, used in identifiers of messages and results. */
@@ -201,8 +208,9 @@ function describe(env: TableEnvironment, name: string, pos: number, fail: (pos: 
   if (!env.listTables().includes(name)) {
     fail(pos, `Tables or views with the identifier '${PATH}.${name}' doesn't exist.${didYouMean(name, env.listTables())}`);
   }
-  const resolved = env.from(name).getResolvedSchema();
   const spec = env.listViews().includes(name) ? undefined : env.tables.get(name)?.descriptor.schemaSpec;
+  // a connector table's own schema (a sink-only table cannot be scanned)
+  const resolved = spec !== undefined ? resolveSchema(spec, env.planContext()).schema : env.from(name).getResolvedSchema();
   const pk = spec?.primaryKeySpec?.columns;
   const rows = resolved.columns.filter((c) => keep(c.name)).map((c) => {
     const decl = spec?.columns.find((x) => x.name === c.name);

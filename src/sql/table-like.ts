@@ -41,7 +41,7 @@ export function mergeLike(s: CreateTableStatement, source: TableDescriptor<objec
       if (c.kind === "physical") {
         columns.push({ kind: "physical", name: c.name, type: c.type, pos: like.pos });
       } else if (st.GENERATED !== "EXCLUDING") {
-        columns.push({ kind: "computed", name: c.name, sql: c.sql ?? "", node: c.expr, pos: like.pos });
+        columns.push({ kind: "computed", name: c.name, sql: c.sql ?? "", ...(c.sql === undefined ? { node: c.expr } : {}), pos: like.pos });
       }
     }
   }
@@ -62,7 +62,7 @@ export function mergeLike(s: CreateTableStatement, source: TableDescriptor<objec
   const baseWm = base?.watermarkSpec;
   if (baseWm !== undefined && st.WATERMARKS !== "EXCLUDING") {
     if (watermark === undefined) {
-      watermark = { column: baseWm.column, sql: baseWm.sql ?? "", node: baseWm.expr, pos: like.pos };
+      watermark = { column: baseWm.column, sql: baseWm.sql ?? "", ...(baseWm.sql === undefined ? { node: baseWm.expr } : {}), pos: like.pos };
     } else if (st.WATERMARKS === "INCLUDING") {
       fail(watermark.pos, watermark.column === baseWm.column
         ? `There already exists a watermark spec for column '${baseWm.column}' in the base table. You might want to specify EXCLUDING WATERMARKS or OVERWRITING WATERMARKS.`
