@@ -58,6 +58,12 @@ describe("SHOW and DESCRIBE", () => {
       + "  'connector' = 'datagen',\n  'fields.amount.max' = '100',\n  'fields.amount.min' = '1',\n  'number-of-rows' = '3'\n)\n");
     expect(await printed(e.executeSql("SHOW CREATE TABLE Orders"))).toBe(sql);
     expect(() => e.executeSql("SHOW CREATE TABLE Big")).toThrow("is a view. Please use SHOW CREATE VIEW instead.");
+    // a view's query is printed as SQL (Table.toSql()), which reads back to the same rows
+    const view = await text(e, "SHOW CREATE VIEW Big");
+    expect(view).toBe("CREATE TEMPORARY VIEW `default_catalog`.`default_database`.`Big` AS\n"
+      + "SELECT `id` AS `id`, `amount` AS `amount`\nFROM (\n  SELECT *\n  FROM `Orders` AS t1\n  WHERE (`amount` > 10)\n) AS t0\n");
+    e.executeSql(view.replace("`default_catalog`.`default_database`.`Big`", "Big2"));
+    expect(await rows(e, "SHOW VIEWS")).toEqual([{ "view name": "Big" }, { "view name": "Big2" }]);
   });
 });
 
