@@ -1,20 +1,20 @@
-import type { TableEnvironment } from "../table/table-environment.js";
-import type { TableResult } from "../table/table-result.js";
-import type { ChangelogKind } from "../table/table.js";
-import { TableDescriptor, type TableDescriptorBuilder } from "../table/table-descriptor.js";
+import type { TableEnvironment } from "./table-environment.js";
+import type { TableResult } from "./table-result.js";
+import type { ChangelogKind } from "./table.js";
+import { TableDescriptor, type TableDescriptorBuilder } from "./table-descriptor.js";
 import { DataTypes } from "../types/data-types.js";
-import { resolveSchema } from "../table/schema-resolve.js";
+import { resolveSchema } from "./schema-resolve.js";
 import { ValidationError } from "../types/errors.js";
 import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
-import type { AlterTableStatement, CatalogStatement, CreateFunctionStatement, DropStatement, ShowStatement } from "./catalog-ast.js";
-import { closestName } from "./closest-name.js";
+import type { AlterTableStatement, CatalogStatement, CreateFunctionStatement, DropStatement, ShowStatement } from "../sql/catalog-ast.js";
+import { closestName } from "../sql/closest-name.js";
 
 /** ` Did you mean 'x'?` after a message that ends with a period, or nothing. */
 const didYouMean = (name: string, known: readonly string[]): string => {
   const c = closestName(name, known);
   return c === undefined ? "" : ` Did you mean '${c}'?`;
 };
-import { okResult, rowsResult, TextResult } from "./results.js";
+import { okResult, rowsResult, TextResult } from "./sql-results.js";
 
 /** The one catalog and database: Flink's default names, used in identifiers of messages and results. */
 const PATH = "default_catalog.default_database";

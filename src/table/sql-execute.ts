@@ -1,17 +1,17 @@
 import { ValidationError } from "../types/errors.js";
-import type { TableResult } from "../table/table-result.js";
-import type { Table } from "../table/table.js";
-import type { TableEnvironment } from "../table/table-environment.js";
+import type { TableResult } from "./table-result.js";
+import type { Table } from "./table.js";
+import type { TableEnvironment } from "./table-environment.js";
 import { explainPlan } from "../plan/explain.js";
 import type { PlanNode, SinkNode, StatementSetNode } from "../plan/nodes.js";
 import { statementSetNode } from "../plan/nodes/statement-set.js";
 import { explainStatementSet } from "../plan/statement-set-explain.js";
-import type { InsertStatement, Statement } from "./ast.js";
-import type { ExplainStatement, StatementSetStatement } from "./catalog-ast.js";
-import { Binder } from "./binder.js";
-import { executeCatalogStatement } from "./catalog-statements.js";
-import { parseStatement } from "./parser.js";
-import { okResult, TextResult } from "./results.js";
+import type { InsertStatement, Statement } from "../sql/ast.js";
+import type { ExplainStatement, StatementSetStatement } from "../sql/catalog-ast.js";
+import { Binder } from "./sql-binder.js";
+import { executeCatalogStatement } from "./sql-catalog-statements.js";
+import { parseStatement } from "../sql/parser.js";
+import { okResult, TextResult } from "./sql-results.js";
 
 type AnyResult = TableResult<Record<string, unknown>>;
 

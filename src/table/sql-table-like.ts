@@ -1,7 +1,7 @@
 import { ValidationError } from "../types/errors.js";
-import type { TableDescriptor } from "../table/table-descriptor.js";
-import type { ColumnDef, CreateTableStatement } from "./ast.js";
-import type { LikeOption } from "./catalog-ast.js";
+import type { TableDescriptor } from "./table-descriptor.js";
+import type { ColumnDef, CreateTableStatement } from "../sql/ast.js";
+import type { LikeOption } from "../sql/catalog-ast.js";
 
 type Mode = LikeOption["mode"];
 type Feature = "CONSTRAINTS" | "PARTITIONS" | "GENERATED" | "OPTIONS" | "WATERMARKS" | "METADATA";

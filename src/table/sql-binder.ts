@@ -5,18 +5,19 @@ import { evaluateConstant } from "../ptf/constant.js";
 import { TableArgument } from "../ptf/table-arguments.js";
 import { SqlParseError, TableError, ValidationError } from "../types/errors.js";
 import { Row } from "../types/row.js";
-import { Schema } from "../table/schema.js";
-import type { Table } from "../table/table.js";
-import { TableDescriptor, connectorSpec } from "../table/table-descriptor.js";
-import type { PlanNode, SinkNode } from "../plan/nodes.js";
-import type { TableEnvironment } from "../table/table-environment.js";
+import { Schema } from "./schema.js";
+import type { Table } from "./table.js";
+import { TableDescriptor } from "./table-descriptor.js";
+import { connectorByName } from "../connectors/built-in.js";
+import { type PlanNode, type SinkNode, sinkNode } from "../plan/nodes.js";
+import type { TableEnvironment } from "./table-environment.js";
 import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
-import type { InsertTableResult } from "../table/insert.js";
-import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "./ast.js";
-import { didYouMean } from "./closest-name.js";
-import { likeSourceError, mergeLike } from "./table-like.js";
+import type { InsertTableResult } from "./insert.js";
+import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
+import { didYouMean } from "../sql/closest-name.js";
+import { likeSourceError, mergeLike } from "./sql-table-like.js";
 import { SQL_FUNCTION_NAMES } from "../expressions/sql-expression.js";
 
 type AnyTable = Table<object>;
@@ -558,10 +559,11 @@ export class Binder {
     if (!s.overwrite) return sink;
     // Flink: INSERT OVERWRITE runs in batch mode, into a sink that implements SupportsOverwrite
     if (!this.env.isBatch()) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE is supported in batch mode only (Flink: Streaming mode not support overwrite.)`);
-    if (!connectorSpec(sink.connector).supportsOverwrite) {
+    if (!connectorByName(sink.connector).supportsOverwrite) {
       throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE requires that the underlying DynamicTableSink of table 'default_catalog.default_database.${s.table}' implements the SupportsOverwrite interface.`);
     }
-    return { ...sink, overwrite: true };
+    const { kind: _kind, id: _id, ...fields } = sink;
+    return sinkNode({ ...fields, overwrite: true });
   }
 
   private checkSinkName(s: InsertStatement): void {

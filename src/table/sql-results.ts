@@ -1,5 +1,5 @@
-import type { Job, JobSink } from "../table/executor.js";
-import { TableResult } from "../table/table-result.js";
+import type { Job, JobSink } from "./executor.js";
+import { TableResult } from "./table-result.js";
 import { DataTypes } from "../types/data-types.js";
 import type { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
