@@ -8,7 +8,7 @@ expectTypeOf(people.filter($("age").isGreaterOrEqual(18)).toSql()).toEqualTypeOf
 expectTypeOf(orders.groupBy($("product")).select($("product"), $("amount").sum().as("total")).toSql()).toEqualTypeOf<string>();
 expectTypeOf<StatementSet["toSql"]>().toEqualTypeOf<() => string>();
 
-// @ts-expect-error "Property 'toSql' does not exist on type 'GroupedTable'"
+// @ts-expect-error "Property 'toSql' does not exist on type 'GroupedTable<"
 void orders.groupBy($("product")).toSql();
 // @ts-expect-error "Expected 0 arguments"
 void people.toSql("pretty");
