@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { describeBids, generateBids } from "./data.js";
 import { type BenchOptions, type WorkloadResult, measure, median, passesFor, prepare, warmUp } from "./harness.js";
 import { WORKLOADS } from "./workloads/index.js";
+import { measureSql, parserMillis, SQL_TWINS } from "./sql.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -102,6 +103,17 @@ if (args.verbose) {
     console.log(`${r.workload.id} M rows/s per sample: baseline ${list(r.baseline)} | batches() ${list(r.table)} | internal ${list(r.internal)}${r.collect.length ? ` | collect() ${list(r.collect)}` : ""}`);
   }
 }
+// the same workloads written as SQL: the same plans, so the ratio should be 1.0
+console.log("\nSQL twins (env.sqlQuery over the view Bids) against the Table API plans, internal path, samples side by side:");
+for (const w of workloads) {
+  if (SQL_TWINS[w.id] === undefined) continue;
+  const r = measureSql(w, data, options.runs);
+  console.log(r.ratio === undefined
+    ? `${w.id}: SQL not run: ${r.skipped}`
+    : `${w.id}: SQL ${r.sqlRows!.toFixed(2)} M rows/s, Table API ${r.apiRows!.toFixed(2)} M rows/s, SQL/Table API ratio ${r.ratio.toFixed(2)}`);
+}
+const parse = parserMillis(9);
+console.log(`parser: a ${fmt(parse.lines)}-line statement set (${fmt(parse.chars)} characters) parses in ${parse.ms.toFixed(1)} ms (median of 9)\n`);
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s; load average now ${load()} (other work on the machine skews the figures)`);
 
 function range(secs: number[]): string {

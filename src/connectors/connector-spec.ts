@@ -15,6 +15,8 @@ export interface ConnectorTable {
   readonly physical: ResolvedSchema;
   readonly primaryKey?: readonly string[];
   readonly attachment?: ConnectorAttachment;
+  /** A sink written by `INSERT OVERWRITE`: its previous contents are replaced (connectors with supportsOverwrite). */
+  readonly overwrite?: boolean;
 }
 
 /** Which row kinds a sink takes: only inserts, inserts/updates/deletes by primary key, or everything. */
@@ -35,6 +37,8 @@ export interface ConnectorSpec {
   isBounded?(table: ConnectorTable): boolean;
   /** What the sink of the table accepts. */
   sinkChangelog?(table: ConnectorTable): SinkChangelog;
+  /** Whether `INSERT OVERWRITE` may write the table (Flink's SupportsOverwrite). */
+  readonly supportsOverwrite?: boolean;
   /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
   sourceKinds?(table: ConnectorTable): readonly number[];
 }

@@ -25,6 +25,7 @@ export const sinkOperator: OperatorFactory<SinkNode> = (sink, ctx, build) => {
     tableName: sink.tableName, connector: sink.connector, options: new Map(Object.entries(sink.options)), physical: sink.schema,
     ...(sink.primaryKey ? { primaryKey: sink.primaryKey } : {}),
     ...(sink.attachment !== undefined ? { attachment: sink.attachment } : {}),
+    ...(sink.overwrite ? { overwrite: true } : {}),
   };
   const writer = connectorByName(sink.connector).createWriter!(table, ctx.settings);
   const op = Object.assign(new SinkOperator(sink, writer, ctx.settings.config), { outputs: [] as Output[] });

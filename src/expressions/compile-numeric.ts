@@ -6,7 +6,7 @@ import {
   isInteger, isInterval, isNullType, isNumeric, isTimestamp, literalInt, nullSafe, requireArg, where,
 } from "./compile-support.js";
 import { compileIntervalArith, compileTimestampShift } from "./compile-temporal.js";
-import { type CallNode, nodeToString } from "./node.js";
+import { type CallNode, type ExprNode, nodeToString } from "./node.js";
 import { type BuiltinFunction, builtin } from "./builtin-function.js";
 
 /**
@@ -117,7 +117,17 @@ export function compileArith(node: CallNode, args: Compiled[], ctx: CodegenConte
   }
   // FLOAT / DOUBLE: IEEE semantics as Java (x / 0.0 is Infinity); DECIMAL operands are converted
   // FLOAT values are JS numbers computed in double precision; they print with Float.toString's digits
-  return { type, src: nullSafe(ctx, args, ([x, y]) => `${asNumber(ta, x!)}${SYMBOL[fn]}${asNumber(tb, y!)}`) };
+  // a DECIMAL literal (SQL's `price * 0.908`) is converted once, here, not per row: the same code as `times(0.908)`
+  const xa = decimalLiteralAsNumber(node.args[0]);
+  const xb = decimalLiteralAsNumber(node.args[1]);
+  return { type, src: nullSafe(ctx, args, ([x, y]) => `${xa ?? asNumber(ta, x!)}${SYMBOL[fn]}${xb ?? asNumber(tb, y!)}`) };
+}
+
+/** The JS number source of a non-null DECIMAL literal, or undefined. */
+function decimalLiteralAsNumber(n: ExprNode | undefined): string | undefined {
+  if (n?.kind !== "Literal" || n.type?.root !== "DECIMAL" || n.value === null || n.value === undefined) return undefined;
+  const v = Number(String(n.value));
+  return Number.isFinite(v) ? `(${String(v)})` : undefined;
 }
 
 /** negate, abs, floor, ceil (numeric), round, power, sqrt, exp, ln, log10. */

@@ -83,7 +83,11 @@ export function resolveProcessCall(
     if (decl.broadcast && (v.keys.length > 0 || (v.order !== undefined && v.order.length > 0))) {
       throw new ValidationError("PARTITION BY or ORDER BY are not supported for table arguments with broadcast semantics.");
     }
-    const keys = v.keys.map((k) => schema.indexOf(k, `PARTITION BY of table argument '${a.name}': column`));
+    // the Table API's message for the same mistake (table-arguments.ts), so SQL and fluent calls read alike
+    const keys = v.keys.map((k) => {
+      if (!schema.has(k)) throw new ValidationError(`Invalid column '${k}' for PARTITION BY clause. Available columns are: [${schema.names.join(", ")}]`);
+      return schema.indexOf(k);
+    });
     if (!decl.setSemantics && keys.length > 0) {
       throw new ValidationError(
         `Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the ${a.position}-th operand of table function '${functionName}'. `

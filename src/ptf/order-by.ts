@@ -1,5 +1,6 @@
 import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { SortDirection } from "./context.js";
 import type { ResolvedTableArg } from "./resolved-call.js";
 import type { TableLike } from "./table-arguments.js";
@@ -66,7 +67,7 @@ export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[])
     seen.add(o.name);
   }
   const first = items[0]!;
-  const column = t.schema.indexOf(first.name, `ORDER BY of table argument '${t.name}': column`);
+  const column = orderColumn(t.schema, first.name);
   const type = t.schema.columns[column]!.type;
   const isTimestamp = (type.root === "TIMESTAMP" || type.root === "TIMESTAMP_LTZ") && (type.precision ?? 6) <= 3;
   // Flink's order (SystemTypeInference): duplicates, type, direction, then (output strategy) on_time, then
@@ -87,5 +88,11 @@ export function resolveOrderBy(t: ResolvedTableArg, items: readonly OrderItem[])
       + "Also, make sure that the watermarked column is forwarded without any modification.",
     );
   }
-  return items.map((o) => ({ column: t.schema.indexOf(o.name, `ORDER BY of table argument '${t.name}': column`), direction: direction(o) }));
+  return items.map((o) => ({ column: orderColumn(t.schema, o.name), direction: direction(o) }));
+}
+
+/** An ORDER BY column's index, with the message the Table API's orderBy gives for an unknown one. */
+function orderColumn(schema: ResolvedSchema, name: string): number {
+  if (!schema.has(name)) throw new ValidationError(`Invalid column '${name}' for ORDER BY clause. Available columns are: [${schema.names.join(", ")}]`);
+  return schema.indexOf(name);
 }

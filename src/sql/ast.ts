@@ -1,17 +1,20 @@
 import type { ExprNode } from "../expressions/node.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import type { DataType } from "../types/data-type.js";
+import type { CatalogStatement, ExplainStatement, LikeClause, StatementSetStatement } from "./catalog-ast.js";
 
 /**
  * The statements `env.executeSql` reads (docs/sql.md). Every node keeps the source offset (`pos`) of
  * its first token so that the binder can name the line and column of a validation error.
  */
-export type Statement = QueryStatement | CreateViewStatement | CreateTableStatement | InsertStatement;
+export type Statement = QueryStatement | CreateViewStatement | CreateTableStatement | InsertStatement | CatalogStatement | StatementSetStatement | ExplainStatement;
 
 /** `INSERT INTO sink <query>`: runs as `sqlQuery(query).executeInsert(sink)`. */
 export interface InsertStatement {
   readonly kind: "Insert";
   readonly table: string;
+  /** `INSERT OVERWRITE`: batch only; the sink's previous contents are replaced. */
+  readonly overwrite?: boolean;
   readonly pos: number;
   readonly query: Query;
 }
@@ -39,17 +42,23 @@ export interface CreateTableStatement {
   readonly temporary: boolean;
   readonly ifNotExists: boolean;
   readonly columns: readonly ColumnDef[];
-  readonly watermark: { readonly column: string; readonly sql: string; readonly pos: number } | undefined;
+  /** `node`: a watermark copied by LIKE from a table declared through the Table API (no SQL text). */
+  readonly watermark: { readonly column: string; readonly sql: string; readonly pos: number; readonly node?: ExprNode } | undefined;
   readonly primaryKey: readonly string[] | undefined;
   readonly comment: string | undefined;
   /** `WITH ('k' = 'v', ...)` in the order written. */
   readonly options: readonly (readonly [key: string, value: string, pos: number])[];
+  /** `LIKE source [(INCLUDING ALL | EXCLUDING OPTIONS | OVERWRITING WATERMARKS ...)]`. */
+  readonly like?: LikeClause;
 }
 
 export type ColumnDef =
   | { readonly kind: "physical"; readonly name: string; readonly type: DataType; readonly pos: number }
   /** `name AS expr`: the SQL text of the expression, parsed again by Schema (which keeps it for printing). */
-  | { readonly kind: "computed"; readonly name: string; readonly sql: string; readonly pos: number };
+  /** `node`: a column copied by LIKE from a table declared through the Table API (no SQL text). */
+  | { readonly kind: "computed"; readonly name: string; readonly sql: string; readonly pos: number; readonly node?: ExprNode }
+  /** `name TYPE METADATA [FROM 'key'] [VIRTUAL]`: a value the connector provides next to the row. */
+  | { readonly kind: "metadata"; readonly name: string; readonly type: DataType; readonly key: string | undefined; readonly virtual: boolean; readonly pos: number };
 
 /** A query: a SELECT, VALUES, a set operation, or any of them with WITH / ORDER BY / LIMIT around it. */
 export type Query = SelectQuery | ValuesQuery | SetOpQuery | WithQuery | OrderedQuery;

@@ -15,8 +15,9 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, JoinKind, OrderedQuery, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
+import { optionList, parseCatalogStatement, parseCreateFunction, parseLike, type QueryParser } from "./catalog-parser.js";
 
 /** What SqlParseErrors of a statement say they were parsing: `cannot parse SQL statement '...' at line 1, column 8: ...`. */
 const WHAT = "SQL statement";
@@ -25,11 +26,13 @@ const WHAT = "SQL statement";
  * Statement keywords and clauses outside the supported subset: named in a "not supported" error
  * instead of a generic "unexpected input", so the user knows it is a limit, not a typo.
  */
-const UNSUPPORTED_STATEMENTS = ["DROP", "ALTER", "EXPLAIN", "SHOW", "DESCRIBE", "DESC", "USE", "SET", "RESET", "EXECUTE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
+const UNSUPPORTED_STATEMENTS = ["USE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
 const UNSUPPORTED_CLAUSES = ["WINDOW", "QUALIFY", "MATCH_RECOGNIZE"];
 /** Words that end a select item or a FROM item: never read as an alias. */
 const CLAUSE_WORDS = new Set(["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS",
-  "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL"]);
+  "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL",
+  // a statement set's END (reserved in Flink SQL)
+  "END"]);
 /** SELECT items and HAVING may call aggregates; every clause may name `t.col`. */
 const ITEM = { aggregates: true, qualified: true } as const;
 const PLAIN = { qualified: true } as const;
@@ -50,31 +53,39 @@ export function parseStatement(src: string): Statement {
   return stmt;
 }
 
-class StatementParser {
+class StatementParser implements QueryParser {
   constructor(private readonly ts: TokenStream) {}
 
   statement(): Statement {
     const ts = this.ts;
     const t = ts.peek();
     if (ts.isKeyword("SELECT") || ts.isKeyword("VALUES") || ts.isKeyword("WITH") || ts.isOp("(")) return { kind: "Query", query: this.query() };
-    if (ts.acceptKeyword("INSERT")) {
-      if (ts.isKeyword("OVERWRITE")) ts.raise(`INSERT OVERWRITE ${NOT_SUPPORTED}`, ts.peek());
-      ts.expectKeyword("INTO");
-      const { name, pos } = this.objectName("a sink table name");
-      if (ts.isOp("(")) ts.raise(`a column list in INSERT INTO ${NOT_SUPPORTED}; select the sink's columns in its order`, ts.peek());
-      if (ts.isKeyword("PARTITION")) ts.raise(`INSERT INTO ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
-      return { kind: "Insert", table: name, pos, query: this.query() };
-    }
+    if (ts.acceptKeyword("INSERT")) return this.insert(t.pos);
     if (ts.acceptKeyword("CREATE")) {
       const temporary = ts.acceptKeyword("TEMPORARY");
+      if (temporary) ts.acceptKeyword("SYSTEM");
       if (ts.acceptKeyword("VIEW")) return this.createView(temporary);
       if (ts.acceptKeyword("TABLE")) return this.createTable(temporary);
+      if (ts.acceptKeyword("FUNCTION")) return parseCreateFunction(ts, this, temporary);
       const what = ts.peek();
       if (what.kind === "ident") ts.raise(`CREATE ${what.text.toUpperCase()} ${NOT_SUPPORTED}`, what);
-      return ts.fail("expected VIEW or TABLE");
+      return ts.fail("expected VIEW, TABLE or FUNCTION");
     }
+    const other = parseCatalogStatement(ts, this);
+    if (other !== undefined) return other;
     if (t.kind === "ident" && UNSUPPORTED_STATEMENTS.includes(t.text.toUpperCase())) ts.raise(`${t.text.toUpperCase()} ${NOT_SUPPORTED}`, t);
-    return ts.fail("expected SELECT, VALUES, WITH, INSERT INTO, CREATE VIEW or CREATE TABLE");
+    return ts.fail("expected SELECT, VALUES, WITH, INSERT, CREATE, DROP, ALTER, SHOW, DESCRIBE, EXPLAIN, SET, RESET or EXECUTE STATEMENT SET");
+  }
+
+  /** After INSERT: `INTO | OVERWRITE sink <query>`. */
+  insert(start: number): InsertStatement {
+    const ts = this.ts;
+    const overwrite = ts.acceptKeyword("OVERWRITE");
+    if (!overwrite) ts.expectKeyword("INTO");
+    const { name, pos } = this.objectName("a sink table name");
+    if (ts.isOp("(")) ts.raise(`a column list in INSERT ${NOT_SUPPORTED}; select the sink's columns in its order`, ts.peek());
+    if (ts.isKeyword("PARTITION")) ts.raise(`INSERT ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
+    return { kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(), ...(overwrite ? { overwrite } : {}) };
   }
 
   expectEnd(): void {
@@ -92,7 +103,7 @@ class StatementParser {
   }
 
   /** A name, possibly qualified (`cat.db.t`): qualified names are not supported (one catalog, one database). */
-  private objectName(what: string): { name: string; pos: number } {
+  objectName(what: string): { name: string; pos: number } {
     const t = this.ts.peek();
     const name = this.ts.identifier(what);
     if (this.ts.isOp(".")) this.ts.raise(`qualified names (catalog.database.object) ${NOT_SUPPORTED}`, this.ts.peek());
@@ -118,11 +129,14 @@ class StatementParser {
     const ts = this.ts;
     const ifNotExists = this.ifNotExists();
     const { name, pos } = this.objectName("a table name");
-    ts.expectOp("(");
     const columns: ColumnDef[] = [];
     let watermark: CreateTableStatement["watermark"];
     let primaryKey: string[] | undefined;
-    do {
+    // `CREATE TABLE t WITH (...) LIKE s`: a table copied from another may leave out the column list
+    const hasColumns = ts.isOp("(");
+    if (hasColumns) ts.next();
+    else if (!ts.isKeyword("WITH") && !ts.isKeyword("LIKE")) ts.expectOp("(");
+    if (hasColumns) do {
       const t = ts.peek();
       if (ts.isKeyword("WATERMARK")) {
         ts.next();
@@ -144,37 +158,33 @@ class StatementParser {
         ts.expectKeyword("NOT");
         ts.expectKeyword("ENFORCED");
       } else if (ts.isKeyword("LIKE")) {
-        ts.raise(`LIKE in CREATE TABLE ${NOT_SUPPORTED}`, t);
+        ts.raise("LIKE goes after the column list and the WITH clause: CREATE TABLE t (...) WITH (...) LIKE source", t);
       } else {
         const column = ts.identifier("a column name");
         if (ts.acceptKeyword("AS")) {
           columns.push({ kind: "computed", name: column, ...this.exprText(), pos: t.pos });
         } else {
           const type = parseTypeAt(ts, { sql: true });
-          if (ts.isKeyword("METADATA")) ts.raise(`METADATA columns ${NOT_SUPPORTED}`, ts.peek());
-          if (ts.isKeyword("PRIMARY")) ts.raise(`an inline PRIMARY KEY ${NOT_SUPPORTED}; declare PRIMARY KEY (${column}) NOT ENFORCED after the columns`, ts.peek());
+          if (ts.acceptKeyword("METADATA")) {
+            let key: string | undefined;
+            if (ts.acceptKeyword("FROM")) key = this.stringLiteral("the metadata key as a string, e.g. 'file.path'");
+            const virtual = ts.acceptKeyword("VIRTUAL");
+            columns.push({ kind: "metadata", name: column, type, key, virtual, pos: t.pos });
+          } else {
+            if (ts.isKeyword("PRIMARY")) ts.raise(`an inline PRIMARY KEY ${NOT_SUPPORTED}; declare PRIMARY KEY (${column}) NOT ENFORCED after the columns`, ts.peek());
+            columns.push({ kind: "physical", name: column, type, pos: t.pos });
+          }
           if (ts.isKeyword("COMMENT")) ts.raise(`column comments ${NOT_SUPPORTED}`, ts.peek());
-          columns.push({ kind: "physical", name: column, type, pos: t.pos });
         }
       }
     } while (ts.acceptOp(","));
-    ts.expectOp(")");
+    if (hasColumns) ts.expectOp(")");
     let comment: string | undefined;
     if (ts.acceptKeyword("COMMENT")) comment = this.stringLiteral("the comment as a string");
     if (ts.isKeyword("PARTITIONED") || ts.isKeyword("DISTRIBUTED")) ts.raise(`${ts.peek().text.toUpperCase()} BY ${NOT_SUPPORTED}`, ts.peek());
-    const options: [string, string, number][] = [];
-    if (ts.acceptKeyword("WITH")) {
-      ts.expectOp("(");
-      do {
-        const at = ts.peek();
-        const key = this.stringLiteral("an option key as a string, e.g. 'connector'");
-        ts.expectOp("=");
-        const value = this.stringLiteral(`the value of option '${key}' as a string`);
-        options.push([key, value, at.pos]);
-      } while (ts.acceptOp(","));
-      ts.expectOp(")");
-    }
-    return { kind: "CreateTable", name, pos, temporary, ifNotExists, columns, watermark, primaryKey, comment, options };
+    const options = ts.acceptKeyword("WITH") ? optionList(ts) : [];
+    const like = ts.acceptKeyword("LIKE") ? parseLike(ts, this) : undefined;
+    return { kind: "CreateTable", name, pos, temporary, ifNotExists, columns, watermark, primaryKey, comment, options, ...(like ? { like } : {}) };
   }
 
   private stringLiteral(what: string): string {

@@ -8,6 +8,8 @@ import { Row } from "../types/row.js";
 import { Schema } from "./schema.js";
 import type { Table } from "./table.js";
 import { TableDescriptor } from "./table-descriptor.js";
+import { connectorByName } from "../connectors/built-in.js";
+import { type PlanNode, type SinkNode, sinkNode } from "../plan/nodes.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
@@ -18,7 +20,6 @@ import { didYouMean } from "../sql/closest-name.js";
 import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
 import { planSemiJoin } from "../plan/semi-join-builder.js";
 import { typeOf } from "../plan/builders.js";
-import type { PlanNode } from "../plan/nodes.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { Table as TableClass } from "./table.js";
 import { GroupWindow, type GroupWindowDefinition } from "./windows/group-windows.js";
@@ -29,6 +30,7 @@ import { windowRankNode } from "../plan/nodes/window-rank.js";
 import { planWindowJoin } from "../plan/window-join-builder.js";
 import { unnestFunction } from "../sql/unnest.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "../sql/window-tvf.js";
+import { likeSourceError, mergeLike } from "./sql-table-like.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -102,6 +104,11 @@ export class Binder {
       if (e instanceof SqlParseError || !(e instanceof TableError)) throw e;
       throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${e.message}${this.functionHint(e.message)}`, { cause: e });
     }
+  }
+
+  /** Raises a ValidationError at a statement position, with Flink's prefix. */
+  fail(pos: number, message: string): never {
+    throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${message}`);
   }
 
   /** WITH names in scope (innermost last): looked up before the environment's tables and views. */
@@ -839,12 +846,32 @@ export class Binder {
 
   /** `INSERT INTO sink <query>`: Table.executeInsert(sink), so the sink rules and the result are the Table API's. */
   insert(s: InsertStatement): InsertTableResult {
+    if (s.overwrite) return this.env.startInsert(this.sinkOf(s));
     const t = this.query(s.query);
+    this.checkSinkName(s);
+    return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
+  }
+
+  /** The Sink node of an INSERT (a statement set collects these; EXPLAIN prints them), with Table.insertInto's checks. */
+  sinkOf(s: InsertStatement): SinkNode {
+    const t = this.query(s.query);
+    this.checkSinkName(s);
+    const sink = this.at(s.pos, () => this.env.planInsert((t as unknown as { node: PlanNode }).node, s.table));
+    if (!s.overwrite) return sink;
+    // Flink: INSERT OVERWRITE runs in batch mode, into a sink that implements SupportsOverwrite
+    if (!this.env.isBatch()) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE is supported in batch mode only (Flink: Streaming mode not support overwrite.)`);
+    if (!connectorByName(sink.connector).supportsOverwrite) {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE requires that the underlying DynamicTableSink of table 'default_catalog.default_database.${s.table}' implements the SupportsOverwrite interface.`);
+    }
+    const { kind: _kind, id: _id, ...fields } = sink;
+    return sinkNode({ ...fields, overwrite: true });
+  }
+
+  private checkSinkName(s: InsertStatement): void {
     if (!this.env.listTables().includes(s.table)) {
       const known = this.env.listTables();
       throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: table '${s.table}' is not registered; known: [${known.join(", ")}]${didYouMean(s.table, known)}`);
     }
-    return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
   }
 
   createView(s: CreateViewStatement): void {
@@ -869,21 +896,40 @@ export class Binder {
     this.at(s.pos, () => env.createTemporaryView(s.name, view));
   }
 
-  createTable(s: CreateTableStatement): void {
+  /** `CREATE TABLE ... LIKE source (...)`: the source's declarations merged in (src/sql/table-like.ts). */
+  private withLike(s: CreateTableStatement): CreateTableStatement {
+    const like = s.like!;
+    const source = this.env.tables.get(like.name);
+    if (source === undefined) {
+      const e = likeSourceError(like.name, this.env.listViews().includes(like.name));
+      throw new ValidationError(`SQL validation failed. ${location(this.src, like.pos)}: ${e.message}`);
+    }
+    return mergeLike(s, source.descriptor, (pos, message) => {
+      throw new ValidationError(`SQL validation failed. ${location(this.src, pos)}: ${message}`);
+    });
+  }
+
+  createTable(given: CreateTableStatement): void {
+    const s = given.like === undefined ? given : this.withLike(given);
     const connector = s.options.find(([k]) => k === "connector");
     if (connector === undefined) {
       throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: table '${s.name}' needs the option 'connector', e.g. WITH ('connector' = 'datagen')`);
     }
     type Builder = {
-      column(n: string, t: DataType): Builder; columnByExpression(n: string, e: string): Builder;
-      watermark(c: string, e: string): Builder; primaryKey(...c: string[]): Builder; build(): Schema;
+      column(n: string, t: DataType): Builder; columnByExpression(n: string, e: string | Expression<unknown>): Builder;
+      watermark(c: string, e: string | Expression<unknown>): Builder; primaryKey(...c: string[]): Builder; build(): Schema;
     };
     let schema = Schema.newBuilder() as unknown as Builder;
     for (const c of s.columns) {
-      schema = this.at(c.pos, () => (c.kind === "physical" ? schema.column(c.name, c.type) : schema.columnByExpression(c.name, c.sql)));
+      if (c.kind === "metadata") {
+        // no built-in connector provides metadata (Flink raises this when the table is read; here at CREATE TABLE)
+        throw new ValidationError(`SQL validation failed. ${location(this.src, c.pos)}: Table 'default_catalog.default_database.${s.name}' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source (connector '${connector[1]}'; no built-in connector provides metadata columns).`);
+      }
+      schema = this.at(c.pos, () => (c.kind === "physical" ? schema.column(c.name, c.type)
+        : schema.columnByExpression(c.name, c.node !== undefined ? new Expression(c.node) : c.sql)));
     }
     const wm = s.watermark;
-    if (wm !== undefined) schema = this.at(wm.pos, () => schema.watermark(wm.column, wm.sql));
+    if (wm !== undefined) schema = this.at(wm.pos, () => schema.watermark(wm.column, wm.node !== undefined ? new Expression(wm.node) : wm.sql));
     const pk = s.primaryKey;
     if (pk !== undefined) schema = this.at(s.pos, () => schema.primaryKey(...pk));
     const built = this.at(s.pos, () => schema.build());

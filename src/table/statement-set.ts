@@ -6,6 +6,7 @@ import type { InsertTableResult, TablePipeline } from "./insert.js";
 import type { ChangelogKind, Table } from "./table.js";
 import type { SinkTarget, TableDescriptor } from "./table-descriptor.js";
 import type { TableEnvironment } from "./table-environment.js";
+import { toSqlText } from "./sql-text.js";
 
 /**
  * Several inserts run as one job (Flink's StatementSet): `env.createStatementSet()`, then `addInsert`
@@ -59,6 +60,14 @@ export class StatementSet {
    */
   explain(): string {
     return explainStatementSet(this.env.negotiate(this.planRoot(), false) as StatementSetNode, this.env.isBatch());
+  }
+
+  /**
+   * The inserts as one Flink SQL statement set: `EXECUTE STATEMENT SET BEGIN INSERT INTO ...; ... END`
+   * (see Table.toSql()); `executeSql` of the text runs the same job.
+   */
+  toSql(): string {
+    return toSqlText(this.env, this.planRoot());
   }
 
   /**

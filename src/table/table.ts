@@ -31,6 +31,7 @@ import { type WindowCheck, type WindowedTable, windowTable } from "./windows/win
 import { planAggregate, planFlatAggregate, planFlatMap, planMap } from "../functions/row-based.js";
 import { AggregatedTable, FlatAggregateTable } from "./row-based.js";
 import { expandColumnFunctions } from "./column-functions.js";
+import { toSqlText } from "./sql-text.js";
 import type {
   AggregateArg, AggregateColumns, FlatAggregateArg, FlatAggregateColumns, FlatMapArg, FlatMapResult, MapArg, MapResult,
 } from "./row-based-typing.js";
@@ -396,6 +397,16 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   /** The logical plan with each node's schema and changelog mode. */
   explain(): string {
     return explainPlan(this.env.negotiate(this.node, true), this.env.isBatch());
+  }
+
+  /**
+   * The table's program as Flink SQL, e.g. `SELECT \`name\` AS \`name\` FROM \`Orders\` AS t0`: registered tables by
+   * name, VALUES with their exact types, functions by their registered names; `executeSql` of the text gives
+   * the same changelog (docs/sql.md, "Programs as SQL"). Parts without a SQL form (PTF calls, group and over
+   * windows, interval / temporal / lookup joins) raise a ValidationError naming them.
+   */
+  toSql(): string {
+    return toSqlText(this.env, this.node);
   }
 
   /** The changelog mode the planner derives for this table, e.g. `[I,UB,UA]`. */

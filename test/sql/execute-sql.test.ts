@@ -199,9 +199,11 @@ describe("executeSql: errors", () => {
     const cases: [string, string][] = [
       ["SELECT * FROM a NATURAL JOIN b", "line 1, column 17: NATURAL JOIN is not supported by tablestream's SQL (docs/sql.md lists what is)"],
       ["SELECT * FROM t WINDOW w AS (PARTITION BY a)", "line 1, column 17: WINDOW is not supported"],
-      ["INSERT OVERWRITE s SELECT * FROM t", "line 1, column 8: INSERT OVERWRITE is not supported"],
-      ["CREATE FUNCTION f AS 'x'", "line 1, column 8: CREATE FUNCTION is not supported"],
-      ["CREATE TABLE x (a INT METADATA) WITH ('connector' = 'datagen')", "line 1, column 23: METADATA columns is not supported"],
+      ["CREATE CATALOG c WITH ('type' = 'x')", "line 1, column 8: CREATE CATALOG is not supported"],
+      ["DROP DATABASE d", "line 1, column 6: DROP DATABASE is not supported"],
+      ["USE db1", "line 1, column 1: USE is not supported"],
+      ["EXPLAIN ESTIMATED_COST SELECT * FROM t", "line 1, column 9: EXPLAIN ESTIMATED_COST is not supported"],
+      ["CREATE FUNCTION f AS 'x' LANGUAGE PYTHON", "line 1, column 35: LANGUAGE PYTHON is not supported"],
     ];
     for (const [sql, message] of cases) {
       const e = err(newEnv(), sql);

@@ -30,6 +30,7 @@ export const filesystemConnector: Connector = {
   },
   isBounded: () => true,
   sinkChangelog: () => "insert-only",
+  supportsOverwrite: true,
   createReader: (table) => new FileSourceReader(table, fileFormat(table)),
   createWriter: (table) => new FileSinkWriter(table, fileFormat(table)),
 };

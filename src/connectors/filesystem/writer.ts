@@ -1,5 +1,5 @@
 import { setOwn } from "../../types/own.js";
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { SinkWriter } from "../../exec/source.js";
@@ -79,11 +79,20 @@ export class FileSinkWriter implements SinkWriter {
     try {
       this.flush();
     } finally {
+      // INSERT OVERWRITE: the committed files replace what the directory held (hidden files are left alone)
+      if (this.table.overwrite) this.clearDirectory();
       if (this.fd !== undefined) {
         closeSync(this.fd);
         this.fd = undefined;
         renameSync(this.inProgress, join(this.dir, this.name));
       }
+    }
+  }
+
+  private clearDirectory(): void {
+    if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) return;
+    for (const f of readdirSync(this.dir)) {
+      if (!f.startsWith(".") && !f.startsWith("_")) rmSync(join(this.dir, f), { recursive: true, force: true });
     }
   }
 

@@ -25,6 +25,8 @@ export interface SinkNode extends NodeBase {
   /** How the sink consumes the input's changelog (checked against the input's mode when planned). */
   readonly changelog: "insert-only" | "upsert" | "all";
   readonly attachment?: ConnectorAttachment;
+  /** `INSERT OVERWRITE` (batch): the job's rows replace the table's contents when it commits. */
+  readonly overwrite?: boolean;
 }
 
 const CHANGELOGS = ["insert-only", "upsert", "all"];
