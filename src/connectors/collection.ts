@@ -101,6 +101,12 @@ export class CollectionSink<R extends object = Record<string, unknown>> {
     return rows.map((v) => convert(Kind.INSERT, v));
   }
 
+  /** @internal Keeps the first `size` records (a restored job continues after its checkpoint). */
+  truncate(size: number): void {
+    this.kinds.length = Math.min(this.kinds.length, size);
+    this.values.length = Math.min(this.values.length, size);
+  }
+
   /** Forgets everything received. */
   clear(): void {
     this.kinds.length = 0;
@@ -136,11 +142,15 @@ export const collectionConnector: Connector = {
   createWriter(table): SinkWriter {
     const sink = table.attachment as CollectionSink;
     let count = 0;
+    // exactly once across restores: a checkpoint records how many records the sink held; a job restored
+    // from it cuts the sink back to that many, so the records it writes again are not duplicated
     return {
       open() { sink.bind(table.physical, table.primaryKey); },
       write(kind, row) { sink.add(kind, row); count++; },
       close() {},
       written: () => count,
+      prepareCommit: () => ({ size: sink.size }),
+      restore(committable) { sink.truncate((committable as { size: number }).size); },
     };
   },
 };

@@ -19,6 +19,7 @@ import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
 import { JobMetrics } from "./metrics.js";
 import type { SourceReader } from "./source.js";
 import { ValuesReader } from "./sources/values-reader.js";
+import { stateUids } from "./checkpoint/state-uid.js";
 
 /**
  * Turns a logical plan into a graph of operators: one operator per node, except that chains of
@@ -63,6 +64,16 @@ export interface SourceEntry {
   readonly reader: SourceReader;
   readonly emitter: Emitter;
   done: boolean;
+  /** The stable identity its position is checkpointed under (checkpoint/state-uid.ts). */
+  uid: string;
+}
+
+/** An operator with the stable identity its state is checkpointed under. */
+export interface OwnedOperator {
+  readonly uid: string;
+  readonly op: Operator;
+  /** The plan node it runs, for messages (its kind). */
+  readonly node: PlanNode;
 }
 
 export interface JobGraph {
@@ -70,6 +81,8 @@ export interface JobGraph {
   readonly operators: Operator[];
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
+  /** Every operator built for a plan node, with its state uid (the collect sink has none: it keeps no state). */
+  readonly owned: readonly OwnedOperator[];
   /**
    * True once a LIMIT ended its output early (it is satisfied) and that has ended the sink: nothing more
    * can reach the sink, so the job stops and cancels the sources still running.
@@ -104,24 +117,36 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   const emitters: Emitter[] = [];
   const memo = new Map<PlanNode, Emitter>();
   const metrics = new JobMetrics();
+  // which plan node each operator and source was built for: the node whose build() is running
+  const building: PlanNode[] = [];
+  const ownerOf = new Map<Operator, PlanNode>();
+  const sourceOwners: PlanNode[] = [];
+  const own = (op: Operator, node: PlanNode | undefined = building[building.length - 1]) => {
+    if (node !== undefined && !ownerOf.has(op)) ownerOf.set(op, node);
+  };
 
   const ctx: GraphContext = {
     settings,
     resolveFunction,
     modeOf: (n) => deriveChangelogMode(n, settings.batch, modes),
-    addSource: (reader, emitter) => { sources.push({ reader, emitter, done: false }); },
+    addSource: (reader, emitter) => {
+      sources.push({ reader, emitter, done: false, uid: "" });
+      sourceOwners.push(building[building.length - 1]!);
+    },
   };
 
   const register = (op: BaseOperator): EmittingOperator => {
     const e = asEmitter(op);
     operators.push(op);
     emitters.push(e);
+    own(op);
     return e;
   };
 
   const build = (node: PlanNode): Emitter => {
     const hit = memo.get(node);
     if (hit) return hit;
+    building.push(node);
     let em: Emitter;
     switch (node.kind) {
       case "Values": {
@@ -146,6 +171,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         if (fused !== undefined) {
           if (!emitters.includes(fused)) emitters.push(fused);
           if (isOperator(fused) && !operators.includes(fused)) operators.push(fused);
+          if (isOperator(fused)) own(fused, bottom);
           if (stages.length === 1) { em = fused; break; }
           const rest = register(new CalcOperator(stages.slice(1), first.schema, resolveFunction));
           connect(fused, rest, 0);
@@ -223,8 +249,10 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         em = f(node, { ...ctx, addSource: ctx.addSource }, build);
         if (!emitters.includes(em)) emitters.push(em);
         if (isOperator(em) && !operators.includes(em)) operators.push(em);
+        if (isOperator(em)) own(em);
       }
     }
+    building.pop();
     attachMetrics(metrics, node, em, sources);
     memo.set(node, em);
     return em;
@@ -244,7 +272,9 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
-  return { sources, operators, metrics, sinkEnded };
+  const { owned, sourceUids } = stateUids(root, operators, ownerOf, sourceOwners);
+  sources.forEach((s, i) => { s.uid = sourceUids[i]!; });
+  return { sources, operators, metrics, owned, sinkEnded };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

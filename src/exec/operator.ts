@@ -18,9 +18,16 @@ export interface Operator {
   processElement(input: number, kind: number, row: unknown[]): void;
   processWatermark(input: number, wm: number): void;
   endInput(input: number): void;
-  /** State for checkpoints (plain data; immer snapshots at the job level). */
+  /**
+   * State for checkpoints: plain data (exec/snapshot-codec.ts), null for an operator without state. Called
+   * between two records; `restoreState` is called after `open` and before the first record.
+   */
   snapshotState(): unknown;
   restoreState(state: unknown): void;
+  /** The checkpoint that holds `state` (this operator's snapshot) is durable (sinks commit). Optional. */
+  notifyCheckpointComplete?(state: unknown): void;
+  /** Field → type of the state, checked against a snapshot's when restoring (checkpoint/job-state.ts). Optional. */
+  stateSchema?(): Readonly<Record<string, string>>;
   close(): void;
   /**
    * Receives the operator's metric group when the job graph is built (before open); an operator that

@@ -24,6 +24,13 @@ export interface Job {
   cancel(): void;
   /** The job's metrics as of now (see docs/metrics.md); still readable after the job ended. */
   metrics?(): MetricsSnapshot;
+  /**
+   * Takes a savepoint into a new directory under `dir` and returns its path (docs/checkpoints.md). Called
+   * between two steps only, so the snapshot falls between two records.
+   */
+  triggerSavepoint?(dir: string): string;
+  /** Paths of the checkpoints the job completed so far, oldest first. */
+  completedCheckpoints?(): readonly string[];
 }
 
 /**

@@ -25,4 +25,13 @@ export class WatermarkGenerator {
   current(): number {
     return this.emitted;
   }
+
+  /** The generator's state for a checkpoint: [max event time seen, last emitted, records since]. */
+  state(): readonly [number, number, number] {
+    return [this.maxSeen, this.emitted, this.sinceEmit];
+  }
+
+  restore(s: readonly [number, number, number]): void {
+    [this.maxSeen, this.emitted, this.sinceEmit] = s;
+  }
 }
