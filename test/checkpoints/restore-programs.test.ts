@@ -8,6 +8,7 @@ import { MultiStateFunction, NonNullMapStateFunction } from "../ptf/flink-functi
 import { MultiInputOrderByFunction, OrderByFunction, T_LARGE_ROWS, T_LARGE_SCHEMA } from "../ptf/flink-multi-functions.js";
 import { TIMED_SOURCE_SCHEMA } from "../ptf/flink-time-functions.js";
 import { sorted } from "../ptf/support.js";
+import { BroadcastStateFunction, NotifyStatefulSetsFunction, NotifyStatefulSetsRulesFunction, rulesSchema } from "../ptf/flink-broadcast-functions.js";
 import { type ProgramSource, twoPhase } from "./two-phase.js";
 
 const T = Schema.newBuilder().column("name", DataTypes.STRING()).column("score", DataTypes.INT()).build();
@@ -77,5 +78,51 @@ describe("PTF restore programs, two phases through the public API", () => {
       "+I[Bob, Bob, {in2, 1970-01-01T00:00:00.012Z, 1970-01-01T00:00:00.022Z, [+I[Bob, 1, 1970-01-01T00:00:00Z], +I[Bob, 3, 1970-01-01T00:00:00.003Z], +I[Bob, 2, 1970-01-01T00:00:00.003Z], +I[Bob, 4, 1970-01-01T00:00:00.005Z], +I[Bob, 5, 1970-01-01T00:00:00.010Z], +I[Bob, 6, 1970-01-01T00:00:00.012Z], +I[Bob, 7, 1970-01-01T00:00:00.022Z]]}, 1970-01-01T00:00:00.022Z]",
       "+I[Alice, Alice, {in2, 1970-01-01T00:00:00.012Z, 1970-01-01T00:00:00.019Z, [+I[Alice, 1, 1970-01-01T00:00:00.001Z], +I[Alice, 2, 1970-01-01T00:00:00.019Z]]}, 1970-01-01T00:00:00.019Z]",
     ]));
+  });
+
+  it("P-099 process-notify-stateful-sets-rules-restore: broadcast state and the sets' keys survive", async () => {
+    const t: ProgramSource = { name: "t", schema: TIMED_SOURCE_SCHEMA, before: [["Marker", -1, 0], ["Bob", 1, 0], ["Alice", 1, 1]], after: [["Charly", 1, 1001]] };
+    const rules: ProgramSource = { name: "rules", schema: rulesSchema("ts - INTERVAL '0.001' SECOND"), before: [["Dave", 3, 2]], after: [["Eve", 4, 1001]] };
+    const r = await twoPhase([t, rules], (e, tables) => e.fromCall(NotifyStatefulSetsRulesFunction,
+      tables.t!.partitionBy($("name")).asArgument("input"), tables.rules!.asArgument("rule"), descriptor("ts").asArgument("on_time")));
+    expect(r.before).toEqual(["+I[Marker, {+I[Marker, -1, 1970-01-01T00:00:00Z]}, 1970-01-01T00:00:00Z]"]);
+    expect(r.after).toEqual([
+      "+I[Bob, {{Dave=2}}, 1970-01-01T00:00:00.003Z]",
+      "+I[Alice, {{Dave=2}}, 1970-01-01T00:00:00.003Z]",
+      "+I[Charly, {{Dave=2}}, 1970-01-01T00:00:00.003Z]",
+      "+I[Bob, {1, {Dave=2, Eve=1001}}, 1970-01-01T00:00:01Z]",
+      "+I[Alice, {1, {Dave=2, Eve=1001}}, 1970-01-01T00:00:01Z]",
+      "+I[Charly, {1, {Dave=2, Eve=1001}}, 1970-01-01T00:00:01Z]",
+    ]);
+  });
+
+  it("process-broadcast-state-restore: broadcast views and eager state survive", async () => {
+    const rules: ProgramSource = { name: "rules", schema: rulesSchema("ts"), before: [["Bob", 1, 0], ["Alice", 2, 1], ["Bob", 10, 2]], after: [] };
+    const t: ProgramSource = { name: "t", schema: TIMED_SOURCE_SCHEMA, before: [["Bob", -1, 0]], after: [["Bob", 99, 1], ["Alice", 42, 2], ["Charly", 7, 3]] };
+    const r = await twoPhase([rules, t], (e, tables) => e.fromCall(BroadcastStateFunction,
+      tables.t!.partitionBy($("name")).asArgument("input"), tables.rules!.asArgument("rule")));
+    expect(r.before).toEqual(["+I[Bob, {+I[Bob, -1, 1970-01-01T00:00:00Z]}]"]);
+    const stats = "RuleStats(rules=3, lastName=Bob)";
+    expect(r.after).toEqual([
+      `+I[Bob, {+I[Bob, 99, 1970-01-01T00:00:00.001Z], 1, 10, 13, ${stats}}]`,
+      `+I[Alice, {+I[Alice, 42, 1970-01-01T00:00:00.002Z], 1, 2, 13, ${stats}}]`,
+      `+I[Charly, {+I[Charly, 7, 1970-01-01T00:00:00.003Z], 1, null, 13, ${stats}}]`,
+    ]);
+  });
+
+  it("process-notify-stateful-sets-restore: the sets that hold state are notified after a restore", async () => {
+    const t: ProgramSource = { name: "t", schema: TIMED_SOURCE_SCHEMA, before: [["Bob", 1, 0], ["Alice", 2, 1]], after: [] };
+    const resets: ProgramSource = {
+      name: "resets", schema: Schema.newBuilder().column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).watermark("ts", "ts").build(),
+      before: [[null, 0]], after: [["Alice", 2], ["Bob", 3]],
+    };
+    const r = await twoPhase([t, resets], (e, tables) => e.fromCall(NotifyStatefulSetsFunction,
+      tables.t!.partitionBy($("name")).asArgument("input"), tables.resets!.asArgument("control")));
+    expect(r.before).toEqual(["+I[Bob, {+I[Bob, 1, 1970-01-01T00:00:00Z], 1}]", "+I[Alice, {+I[Alice, 2, 1970-01-01T00:00:00.001Z], 1}]"]);
+    expect(r.after).toEqual([
+      "+I[Bob, {Alice, SetStats(name=Bob, rows=1), 1}]",
+      "+I[Alice, {Alice, SetStats(name=Alice, rows=1), 1}]",
+      "+I[Bob, {Bob, SetStats(name=Bob, rows=1), 2}]",
+    ]);
   });
 });
