@@ -6,7 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CollectionSink, DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment } from "../../src/index.js";
-import type { Table } from "../../src/index.js";
+import type { PositionalRow, Table } from "../../src/index.js";
+
+/** A source table of a program: its columns are known only at run time here (the schemas are the programs'). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTable = Table<any>;
 
 export type SourceRows = readonly (readonly unknown[])[];
 
@@ -19,7 +23,7 @@ export interface ProgramSource {
 }
 
 /** Rows as Row.of(...), a number in a TIMESTAMP column becoming a Date. */
-function toRows(schema: Schema<object>, rows: SourceRows): Row[] {
+function toRows(schema: Schema<object>, rows: SourceRows): PositionalRow[] {
   const types = schema.columns.map((c) => (c as { type?: { root?: string } }).type?.root);
   return rows.map((r) => Row.of(...r.map((v, i) => (typeof v === "number" && types[i]?.startsWith("TIMESTAMP") ? new Date(v) : v))));
 }
@@ -28,10 +32,10 @@ function toRows(schema: Schema<object>, rows: SourceRows): Row[] {
  * Yields `rows` one by one after `gate`; then, if `endless`, waits until the job closes it (a source that
  * has not ended when the savepoint is taken). `drained` resolves once every row was handed over.
  */
-function feed(rows: readonly Row[], gate: Promise<void>, endless: boolean): { iterable: AsyncIterable<Row>; drained: Promise<void> } {
+function feed(rows: readonly PositionalRow[], gate: Promise<void>, endless: boolean): { iterable: AsyncIterable<PositionalRow>; drained: Promise<void> } {
   let drained!: () => void;
   const done = new Promise<void>((r) => { drained = r; });
-  async function* gen(): AsyncGenerator<Row> {
+  async function* gen(): AsyncGenerator<PositionalRow> {
     await gate;
     for (const r of rows) yield r;
     drained();
@@ -54,33 +58,35 @@ const settle = () => new Promise<void>((r) => setTimeout(r, 5));
  * each phase.
  */
 export async function twoPhase(
-  sources: readonly ProgramSource[], query: (e: TableEnvironment, tables: Record<string, Table<object>>) => Table<object>,
+  sources: readonly ProgramSource[], query: (e: TableEnvironment, tables: Record<string, AnyTable>) => Table<object>,
   config: Record<string, string> = {},
+  /** Query evolution: the restored job runs this query instead, with these options added. */
+  evolved: { query?: typeof query; config?: Record<string, string> } = {},
 ): Promise<{ before: string[]; after: string[]; savepoint: string }> {
   const dir = mkdtempSync(join(tmpdir(), "ts-restore-"));
   try {
     const sink = new CollectionSink();
-    const run = (e: TableEnvironment, phase: "before" | "after") => {
+    const run = (e: TableEnvironment, phase: "before" | "after", q: typeof query) => {
       let gate = Promise.resolve();
-      const tables: Record<string, Table<object>> = {};
+      const tables: Record<string, AnyTable> = {};
       const drained: Promise<void>[] = [];
       for (const s of sources) {
         const f = feed(toRows(s.schema, s[phase]), gate, phase === "before");
         gate = f.drained;
         drained.push(f.drained);
-        tables[s.name] = e.fromAsyncIterable(s.schema, f.iterable, { name: s.name }) as Table<object>;
+        tables[s.name] = e.fromAsyncIterable(s.schema, f.iterable, { name: s.name }) as AnyTable;
       }
-      const table = query(e, tables);
+      const table = q(e, tables);
       const rs = table.getResolvedSchema();
       e.createTemporaryTable("sink", sink.descriptor(Schema.newBuilder().fromRowDataType(DataTypes.ROW(...rs.columns.map((c) => DataTypes.FIELD(c.name, c.type)))).build()));
       return { result: table.executeInsert("sink"), drained: Promise.all(drained) };
     };
-    const first = run(env(config), "before");
+    const first = run(env(config), "before", query);
     await first.drained;
     await settle();
     const savepoint = await first.result.getJobClient().stopWithSavepoint(dir);
     const before = sink.changelog();
-    const second = run(env({ ...config, "execution.savepoint.path": savepoint }), "after");
+    const second = run(env({ ...config, ...evolved.config, "execution.savepoint.path": savepoint }), "after", evolved.query ?? query);
     await second.result.await();
     return { before, after: sink.changelog().slice(before.length), savepoint };
   } finally {

@@ -9,7 +9,9 @@ import type { OwnedOperator } from "../job-graph.js";
  * semantics its uid — the `uid` argument, else the function's name (PTF rule 14), as Flink names the PTF
  * operator by it. So a PTF call keeps its state however the query around it changes, while an operator
  * without a uid keeps it as long as it and everything upstream of it is unchanged (Flink's rule for
- * operators without `uid(...)`). A node that runs as several operators numbers the further ones `<uid>#1`, ...;
+ * operators without `uid(...)`). Sinks and connector sources are identified by their table
+ * (`sink:<table>`, `source:<table>`), so a sink's transactions and a source's position survive any change of
+ * the query between them. A node that runs as several operators numbers the further ones `<uid>#1`, ...;
  * a source is identified by its node the same way.
  */
 export function stateUids(
@@ -18,7 +20,7 @@ export function stateUids(
   const ids = nodeIdentities(root);
   const used = new Map<string, number>();
   const uidOf = (node: PlanNode): string => {
-    const base = ptfUid(node) ?? ids.get(node)?.uid ?? node.kind;
+    const base = ptfUid(node) ?? tableUid(node) ?? ids.get(node)?.uid ?? node.kind;
     const n = used.get(base) ?? 0;
     used.set(base, n + 1);
     return n === 0 ? base : `${base}#${n}`;
@@ -36,4 +38,10 @@ function ptfUid(node: PlanNode): string | undefined {
   // ProcessNode.call is typed `unknown` on this floor (a ResolvedPtfCall from ptf/)
   const uid = (node.call as { readonly uid?: unknown }).uid;
   return typeof uid === "string" ? uid : undefined;
+}
+
+function tableUid(node: PlanNode): string | undefined {
+  if (node.kind === "Sink") return `sink:${node.tableName}`;
+  if (node.kind === "SourceScan") return `source:${node.tableName}`;
+  return undefined;
 }
