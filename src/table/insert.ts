@@ -61,6 +61,7 @@ class InsertRun {
 
   cancel(): Promise<void> {
     this.cancelRequested = true;
+    this.control.interrupt();
     return this.done.catch(() => undefined);
   }
 }
@@ -74,7 +75,9 @@ export class InsertTableResult extends TableResult<Record<string, number>> {
   constructor(private readonly run: InsertRun, schema: ResolvedSchema, settings: JobSettings) {
     const row: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: [schema.columns.map(() => -1)] };
     // printed as Flink prints an insert result: no op column, widths from the data
-    super(schema, (sink) => getExecutor().createJob(row, settings, sink), true);
+    // the result row is no part of the insert job: it neither checkpoints nor restores
+    const config = new Map([...settings.config].filter(([k]) => !k.startsWith("execution.checkpointing.") && !k.startsWith("execution.savepoint.")));
+    super(schema, (sink) => getExecutor().createJob(row, { ...settings, config }, sink), true);
   }
 
   /** Waits until the insert job has finished; rejects with its error. */

@@ -51,6 +51,11 @@ export class JobControl {
     return Promise.race([p, new Promise<void>((resolve) => { this.wake = resolve; })]).finally(() => { this.wake = undefined; });
   }
 
+  /** Cuts a wait short (the job is being cancelled). */
+  interrupt(): void {
+    this.wake?.();
+  }
+
   /** The job ended (`why`): pending and later requests fail with that reason. */
   end(why: string): void {
     this.ended = why;

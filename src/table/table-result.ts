@@ -316,7 +316,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
   /** Cancels the job (Flink's `getJobClient().cancel()`); a consumer in progress stops after the current slice. */
   getJobClient(): JobClient {
     return {
-      cancel: async () => { this.cancelled = true; },
+      cancel: async () => { this.cancelled = true; this.control.interrupt(); },
       triggerSavepoint: (dir) => this.control.request(dir, false),
       stopWithSavepoint: (dir) => this.control.request(dir, true),
     };

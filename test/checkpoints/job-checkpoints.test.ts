@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { $, CollectionSink, DataTypes, EnvironmentSettings, ExecutionError, Row, Schema, TableEnvironment, ValidationError } from "../../src/index.js";
+import {
+  $, CollectionSink, DataTypes, EnvironmentSettings, ExecutionError, PositionalRow, Row, Schema, TableDescriptor, TableEnvironment, ValidationError,
+} from "../../src/index.js";
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), "ts-chk-")); dirs.push(d); return d; };
@@ -69,3 +71,110 @@ describe("savepoints", () => {
     expect(sink.changelog()).toEqual(uninterrupted.changelog());
   });
 });
+
+/** Yields `rows`, then waits until the job returns the iterator (a source that has not ended). */
+async function* openEnded(rows: readonly PositionalRow[]): AsyncGenerator<PositionalRow> {
+  for (const r of rows) yield r;
+  await new Promise<void>(() => { /* until the job stops */ });
+}
+
+const ORDER_SCHEMA = Schema.newBuilder().column("product", DataTypes.STRING()).column("amount", DataTypes.INT()).build();
+
+describe("savepoints of any job", () => {
+  it("an execute() result: stopWithSavepoint ends the stream, a new execute() continues from the savepoint", async () => {
+    const dir = tmp();
+    const query = (e: TableEnvironment, rows: AsyncIterable<PositionalRow> | PositionalRow[]) =>
+      e.fromAsyncIterable(ORDER_SCHEMA, rows, { name: "orders" }).groupBy($("product")).select($("product"), $("amount").sum().as("total"));
+    const first = query(env(), openEnded(ROWS.slice(0, 3))).execute();
+    const seen: string[] = [];
+    let savepoint: Promise<string> | undefined;
+    for await (const r of first.collect()) {
+      seen.push(`${Row.kindOf(r)}[${r.product}, ${r.total}]`);
+      if (seen.length === 4) savepoint = first.getJobClient().stopWithSavepoint(dir);
+    }
+    expect(seen).toEqual(["+I[a, 1]", "+I[b, 2]", "-U[a, 1]", "+U[a, 4]"]);
+    const path = await savepoint!;
+    await expect(first.getJobClient().triggerSavepoint(dir)).rejects.toThrow("cannot take a savepoint: the job has ended");
+    const second = await query(env({ "execution.savepoint.path": path }), ROWS.slice(3)).execute().toChangelog();
+    expect(second).toEqual(["+I[c, 4]", "-U[b, 2]", "+U[b, 7]", "-U[a, 4]", "+U[a, 10]", "-U[c, 4]", "+U[c, 11]"]);
+  });
+
+  it("a statement set restores every sink's state and the shared aggregate", async () => {
+    const dir = tmp();
+    const big = new CollectionSink();
+    const all = new CollectionSink();
+    const set = (e: TableEnvironment, rows: AsyncIterable<PositionalRow> | PositionalRow[]) => {
+      e.createTemporaryTable("big", big.descriptor(Schema.newBuilder().column("product", DataTypes.STRING()).column("total", DataTypes.INT()).build()));
+      e.createTemporaryTable("all", all.descriptor(Schema.newBuilder().column("product", DataTypes.STRING()).column("total", DataTypes.INT()).build()));
+      const totals = e.fromAsyncIterable(ORDER_SCHEMA, rows, { name: "orders" }).groupBy($("product")).select($("product"), $("amount").sum().as("total"));
+      return e.createStatementSet().addInsert("big", totals.filter($("total").isGreater(3))).addInsert("all", totals).execute();
+    };
+    const first = set(env(), openEnded(ROWS.slice(0, 4)));
+    while (all.size < 5) await new Promise((r) => setTimeout(r, 2));
+    const path = await first.getJobClient().stopWithSavepoint(dir);
+    await set(env({ "execution.savepoint.path": path }), ROWS.slice(4)).await();
+    expect(all.changelog()).toEqual([
+      "+I[a, 1]", "+I[b, 2]", "-U[a, 1]", "+U[a, 4]", "+I[c, 4]", "-U[b, 2]", "+U[b, 7]", "-U[a, 4]", "+U[a, 10]", "-U[c, 4]", "+U[c, 11]",
+    ]);
+    expect(big.changelog()).toEqual(["+U[a, 4]", "+I[c, 4]", "+U[b, 7]", "-U[a, 4]", "+U[a, 10]", "-U[c, 4]", "+U[c, 11]"]);
+  });
+
+  it("a savepoint of a job that has ended, a batch job from a savepoint and an unknown format version are errors", async () => {
+    const dir = tmp();
+    const r = totals(env(), new CollectionSink());
+    await r.await();
+    await expect(r.getJobClient().triggerSavepoint(dir)).rejects.toThrow(ExecutionError);
+    const path = await totals(env(), new CollectionSink()).getJobClient().stopWithSavepoint(dir);
+    const batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    batch.getConfig().set("execution.savepoint.path", path);
+    expect(() => totals(batch, new CollectionSink())).toThrow("a batch job cannot start from a savepoint");
+    const meta = join(path, "_metadata");
+    writeFileSync(meta, readFileSync(meta, "utf8").replace('"version":1', '"version":99'));
+    expect(() => totals(env({ "execution.savepoint.path": path }), new CollectionSink())).toThrow(/has snapshot format version 99; this tablestream reads version 1/);
+    writeFileSync(meta, "{}");
+    expect(() => totals(env({ "execution.savepoint.path": path }), new CollectionSink())).toThrow(/is not a tablestream checkpoint or savepoint/);
+  });
+
+  it("checkpoints by processing time follow the job's clock", async () => {
+    const dir = tmp();
+    const e = env({ "execution.checkpointing.interval": "1 s", "execution.checkpointing.dir": dir });
+    let now = 0;
+    e.setClock(() => (now += 1000));
+    await totals(e, new CollectionSink()).await();
+    expect(readdirSync(dir)).toEqual(["chk-1"]);
+    const dir2 = tmp();
+    const e2 = env({ "execution.checkpointing.interval": "1 h", "execution.checkpointing.dir": dir2 });
+    e2.setClock(() => (now += 1000));
+    await totals(e2, new CollectionSink()).await();
+    expect(existsSync(dir2) ? readdirSync(dir2) : []).toEqual([]);
+  });
+});
+
+describe("exactly-once file sink (two-phase commit)", () => {
+  const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+  const visible = (dir: string) => files(dir).filter((f) => !f.startsWith(".")).flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l !== ""));
+
+  it("a checkpoint commits the part file in progress; a cancelled job leaves only what checkpoints cover", async () => {
+    const out = join(tmp(), "out");
+    const chk = tmp();
+    const insert = (e: TableEnvironment, rows: AsyncIterable<PositionalRow> | PositionalRow[]) => {
+      e.createTemporaryTable("files", TableDescriptor.forConnector("filesystem").schema(ORDER_SCHEMA).option("path", out).option("format", "csv").build());
+      return e.fromAsyncIterable(ORDER_SCHEMA, rows, { name: "orders" }).executeInsert("files");
+    };
+    const config = { "execution.checkpointing.interval-records": "2", "execution.checkpointing.dir": chk, "execution.checkpointing.num-retained": "3" };
+    const first = insert(env(config), openEnded(ROWS.slice(0, 5)));
+    while (readdirSync(chk).filter((d) => d.startsWith("chk-")).length < 2) await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 20));
+    // two checkpoints (after 2 and 4 rows): two committed part files; row 5 is buffered for the next one
+    expect(files(out).filter((f) => !f.startsWith("."))).toHaveLength(2);
+    expect(visible(out)).toEqual(["a,1", "b,2", "a,3", "c,4"]);
+    await first.getJobClient().cancel();
+    // cancelled with checkpoints on: the uncommitted row is dropped, the restarted job writes it again
+    expect(files(out).filter((f) => f.startsWith("."))).toEqual([]);
+    expect(visible(out)).toEqual(["a,1", "b,2", "a,3", "c,4"]);
+    await insert(env({ ...config, "execution.savepoint.path": chk }), ROWS.slice(4)).await();
+    expect(visible(out).sort()).toEqual(["a,1", "a,3", "a,6", "b,2", "b,5", "c,4", "c,7"]);
+    expect(files(out).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+});
+

@@ -16,7 +16,7 @@ export class CheckpointCoordinator {
   readonly options: CheckpointOptions;
   private readonly restoreFrom: { snapshot: JobSnapshot; path: string } | undefined;
   private lastId = 0;
-  private lastTime: number;
+  private lastTime = 0;
   /** Source records since the last checkpoint (counted only with a record interval). */
   private records = 0;
   /** Completed checkpoints' paths, oldest first (the retained ones are on disk). */
@@ -29,9 +29,10 @@ export class CheckpointCoordinator {
     }
     this.restoreFrom = this.options.restorePath === undefined ? undefined : readSnapshot(this.options.restorePath);
     if (this.restoreFrom !== undefined) this.lastId = this.restoreFrom.snapshot.checkpointId;
-    this.lastTime = clock();
     // periodic checkpoints in batch mode are ignored, as Flink's batch execution does
     if (batch) this.options = { ...this.options, intervalMs: undefined, intervalRecords: undefined };
+    // the clock is read only for time intervals: it is the job's processing-time clock, which tests script
+    this.lastTime = this.options.intervalMs === undefined ? 0 : clock();
     if (this.options.intervalRecords !== undefined) {
       for (const s of graph.sources) s.emitter.out = new CountingOutput(s.emitter.out, this);
     }
@@ -75,7 +76,7 @@ export class CheckpointCoordinator {
     const path = writeCheckpoint(dir, snapshot, this.options.numRetained);
     this.completed.push(path);
     this.records = 0;
-    this.lastTime = this.clock();
+    if (this.options.intervalMs !== undefined) this.lastTime = this.clock();
     notifyComplete(this.graph, raw);
     return path;
   }
