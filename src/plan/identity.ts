@@ -31,10 +31,8 @@ export function nodeIdentities(root: PlanNode): Map<PlanNode, NodeIdentity> {
     const occurrence = seen.get(shape) ?? 0;
     seen.set(shape, occurrence + 1);
     const id = hash64(`${shape}#${occurrence}`);
-    // ProcessNode.call is `unknown` on this floor until the architecture step types it (PlannedProcessCall)
-    const call = n.kind === "Process" ? n.call as { readonly explicitUid?: boolean; readonly uid?: string } : undefined;
-    const explicit = call !== undefined && call.explicitUid === true && call.uid !== undefined;
-    const identity: NodeIdentity = Object.freeze({ id, uid: explicit ? call.uid! : id, explicitUid: explicit });
+    const explicit = n.kind === "Process" && n.call.explicitUid && n.call.uid !== undefined;
+    const identity: NodeIdentity = Object.freeze({ id, uid: explicit ? n.call.uid! : id, explicitUid: explicit });
     out.set(n, identity);
     return identity;
   };

@@ -2,10 +2,11 @@ import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractions } from "../plan/changelog-mode.js";
 import { describeNode } from "../plan/explain.js";
-import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "../plan/nodes.js";
+import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
-import { type ConnectorTable, type TableDescriptor, connectorSpec } from "./table-descriptor.js";
+import { connectorByName } from "../connectors/built-in.js";
+import type { ConnectorTable, TableDescriptor } from "./table-descriptor.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { isImplicitlyAssignable } from "../types/values.js";
@@ -27,7 +28,7 @@ export class TableRegistry {
   /** Registers a table; `taken(name)` reports names used by views. Flink's messages for duplicates. */
   register(name: string, descriptor: TableDescriptor<object>, temporary: boolean, ignoreIfExists: boolean, viewExists: boolean): void {
     if (typeof name !== "string" || name.length === 0) throw new ValidationError(`${temporary ? "createTemporaryTable" : "createTable"} needs a table name`);
-    connectorSpec(descriptor.connector);
+    connectorByName(descriptor.connector);
     if (!descriptor.schemaSpec) {
       throw new ValidationError(`table '${name}' (connector '${descriptor.connector}') needs a schema: TableDescriptor.forConnector(...).schema(Schema.newBuilder()...build())`);
     }
@@ -76,7 +77,7 @@ const SCAN_OPTIONS = ["scan.watermark.emit.strategy", "scan.watermark.emit.inter
 /** `env.from(name)` of a connector table: validates the options for reading and builds the scan. */
 export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined): SourceScanNode {
   const d = t.descriptor;
-  const spec = connectorSpec(d.connector);
+  const spec = connectorByName(d.connector);
   if (!spec.canRead) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a sink. It cannot be used as a source (table '${t.name}').`);
   }
@@ -90,15 +91,15 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
   if (batch && spec.isBounded && !spec.isBounded(table)) {
     throw new ValidationError(`Querying an unbounded table '${t.name}' in batch mode is not allowed. The table source is unbounded.`);
   }
-  return {
-    kind: "SourceScan", id: newNodeId(), schema: resolved.schema, tableName: t.name, connector: d.connector,
+  return sourceScanNode({
+    schema: resolved.schema, tableName: t.name, connector: d.connector,
     options: Object.fromEntries(options), physical: resolved.physical,
     computed: resolved.computed.map((c) => ({ name: c.name, expr: c.expr })),
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
     ...(spec.sourceKinds ? { kinds: spec.sourceKinds(table) } : {}),
-  };
+  });
 }
 
 /**
@@ -114,7 +115,7 @@ const anonymousSinks = new WeakMap<TableRegistry, number>();
  * — an append-only sink given an updating table is an error naming the sink and the node producing
  * the updates; an upsert sink needs a primary key.
  */
-export function sinkNode(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
+export function planSink(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
   let name: string;
   let d: TableDescriptor<object>;
   if (typeof target === "string") {
@@ -131,7 +132,7 @@ export function sinkNode(input: PlanNode, target: string | TableDescriptor<objec
       d = d.toBuilder().schema(Schema.newBuilder().fromRowDataType(rowTypeOf(input.schema)).build()).build();
     }
   }
-  const spec = connectorSpec(d.connector);
+  const spec = connectorByName(d.connector);
   if (!spec.canWrite) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
   }
@@ -150,12 +151,12 @@ export function sinkNode(input: PlanNode, target: string | TableDescriptor<objec
   if (changelog === "upsert" && !resolved.primaryKey) {
     throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') writes upserts and needs a primary key: declare one with Schema.newBuilder()...primaryKey("id")`);
   }
-  return {
-    kind: "Sink", id: newNodeId(), schema: resolved.physical, input, tableName: name, connector: d.connector,
+  return sinkNode({
+    schema: resolved.physical, input, tableName: name, connector: d.connector,
     options: Object.fromEntries(d.options), changelog,
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
-  };
+  });
 }
 
 function rowTypeOf(schema: ResolvedSchema): DataType<object | null> {

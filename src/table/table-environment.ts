@@ -5,7 +5,7 @@ import type { Decimal } from "decimal.js";
 import { ValidationError } from "../types/errors.js";
 import { getExecutor } from "./executor.js";
 import type { PlanContext } from "../plan/builders.js";
-import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
+import { type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode, valuesNode } from "../plan/nodes.js";
 import { StatementSet } from "./statement-set.js";
 import { normalizeUpserts } from "../plan/normalize-upserts.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
@@ -23,12 +23,12 @@ import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
 import type { FunctionCatalog } from "../functions/catalog.js";
-import { TableRegistry, scanNode, sinkNode } from "./connector-tables.js";
+import { TableRegistry, planSink, scanNode } from "./connector-tables.js";
 import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
 import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
-import { executeSql, sqlQuery } from "../sql/execute.js";
+import { executeSql, sqlQuery } from "./sql-execute.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -149,7 +149,7 @@ export class TableEnvironment {
     if (first instanceof Schema) {
       return new Table(this, schemaValuesNode(first, rows, this.planContext(), watermarkEmission((k) => this.config.get(k))));
     }
-    if (first instanceof DataType) return new Table(this, valuesNode(first, rows));
+    if (first instanceof DataType) return new Table(this, typedValues(first, rows));
     return new Table(this, inferredValues(args));
   }
 
@@ -294,7 +294,7 @@ export class TableEnvironment {
 
   /** @internal Plans writing `input` into a table (by name or descriptor). */
   planInsert(input: PlanNode, target: string | TableDescriptor<object>): SinkNode {
-    return sinkNode(input, target, this.tables, this.planContext(), this.isBatch());
+    return planSink(input, target, this.tables, this.planContext(), this.isBatch());
   }
 
   /** @internal Submits an insert job (one sink, or all sinks of a statement set). */
@@ -367,15 +367,15 @@ function rowWhere(i: number): () => string {
   return () => `fromValues row ${i + 1}`;
 }
 
-function valuesNode(rowType: DataType, rows: readonly unknown[]): ValuesNode {
+function typedValues(rowType: DataType, rows: readonly unknown[]): ValuesNode {
   if (rowType.root !== "ROW") {
     // a non-row type: every value is one column f0 of that type
     const t = rowType;
     const schema = new ResolvedSchema([{ name: "f0", type: t }]);
-    return {
-      kind: "Values", id: newNodeId(), schema,
+    return valuesNode({
+      schema,
       rows: rows.map((v, i) => [coerceValue(t, v instanceof PositionalRow ? v.values[0] : v, () => `fromValues row ${i + 1}, column 'f0'`)]),
-    };
+    });
   }
   const fields = rowType.fields;
   const schema = new ResolvedSchema(fields.map((f) => ({ name: f.name, type: f.type })));
@@ -401,8 +401,7 @@ function valuesNode(rowType: DataType, rows: readonly unknown[]): ValuesNode {
     }
     return fields.map((f, j) => coerceValue(f.type, values[j], () => `${where()}, column '${f.name}'`));
   });
-  const node: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: out };
-  return kinds.some((k) => k !== Kind.INSERT) ? { ...node, kinds } : node;
+  return valuesNode({ schema, rows: out, ...(kinds.some((k) => k !== Kind.INSERT) ? { kinds } : {}) });
 }
 
 function inferredValues(values: readonly unknown[]): ValuesNode {
@@ -449,6 +448,5 @@ function inferredValues(values: readonly unknown[]): ValuesNode {
   const schema = new ResolvedSchema(names.map((n, j) => ({ name: n, type: fieldTypes[j]! })));
   const kinds = values.map((v) => (isRow(v) ? kindFromShort((v as PositionalRow).kind) : Kind.INSERT));
   const coerced = rows.map((r, i) => r.map((x, j) => coerceValue(fieldTypes[j]!, x, () => `fromValues row ${i + 1}, column '${names[j]}'`)));
-  const node: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: coerced };
-  return kinds.some((k) => k !== Kind.INSERT) ? { ...node, kinds } : node;
+  return valuesNode({ schema, rows: coerced, ...(kinds.some((k) => k !== Kind.INSERT) ? { kinds } : {}) });
 }

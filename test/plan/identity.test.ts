@@ -18,10 +18,10 @@ function program(threshold: number, uid?: string): PlanNode {
   const env = streamingEnv();
   basicValues(env);
   const input = env.from("t").filter($("score").isGreater(threshold));
-  const keyed = input.partitionBy($("name"));
+  const partitioned = input.partitionBy($("name"));
   const called = uid === undefined
-    ? keyed.process(SetSemanticTableFunction, lit(1).asArgument("i"))
-    : keyed.process(SetSemanticTableFunction, lit(1).asArgument("i"), lit(uid).asArgument("uid"));
+    ? partitioned.process(SetSemanticTableFunction, lit(1).asArgument("i"))
+    : partitioned.process(SetSemanticTableFunction, lit(1).asArgument("i"), lit(uid).asArgument("uid"));
   return called.select($("name"), $("out")).node;
 }
 
