@@ -34,10 +34,7 @@ export function stateUids(
 }
 
 function ptfUid(node: PlanNode): string | undefined {
-  if (node.kind !== "Process") return undefined;
-  // ProcessNode.call is typed `unknown` on this floor (a ResolvedPtfCall from ptf/)
-  const uid = (node.call as { readonly uid?: unknown }).uid;
-  return typeof uid === "string" ? uid : undefined;
+  return node.kind === "Process" ? node.call.uid : undefined;
 }
 
 function tableUid(node: PlanNode): string | undefined {
