@@ -126,9 +126,15 @@ class IterableReader implements SourceReader {
     out.record(kind, rec);
   }
 
+  /**
+   * An iterable cannot be read again: after a restore the reader takes the iterable the new job was given as
+   * the rows that follow the checkpoint (the user hands over the rest of the stream); the recorded position is
+   * only the row count, so row numbers in messages continue.
+   */
+  readonly replayable = false;
   position(): unknown { return this.rowNumber; }
-  seek(): void {
-    throw new ExecutionError(`${this.att.name}: an iterable source cannot be repositioned`);
+  seek(position: unknown): void {
+    if (typeof position === "number") this.rowNumber = position;
   }
 
   /** Cancelling (or ending) the job: an iterator that has not finished is told so with `return()`. */

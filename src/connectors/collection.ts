@@ -23,6 +23,10 @@ export interface CollectionStore extends ConnectorAttachment {
   /** Called when the writer opens: the sink's physical columns and primary key. */
   bind(schema: ResolvedSchema, key: readonly string[] | undefined): void;
   add(kind: number, row: readonly unknown[]): void;
+  /** Number of records held. */
+  readonly size: number;
+  /** Keeps the first `size` records (a job restored from a checkpoint continues after it). */
+  truncate(size: number): void;
 }
 
 const isStore = (x: ConnectorAttachment | undefined): x is CollectionStore => x?.attachmentOf === "collection";
@@ -47,11 +51,15 @@ export const collectionConnector: Connector = {
     const sink = table.attachment;
     if (!isStore(sink)) throw new ValidationError(`table '${table.tableName}': not attached to a CollectionSink`);
     let count = 0;
+    // exactly once across restores: a checkpoint records how many records the sink held; a job restored
+    // from it cuts the sink back to that many, so the records it writes again are not duplicated
     return {
       open() { sink.bind(table.physical, table.primaryKey); },
       write(kind, row) { sink.add(kind, row); count++; },
       close() {},
       written: () => count,
+      prepareCommit: () => ({ size: sink.size }),
+      restore(committable) { sink.truncate((committable as { size: number }).size); },
     };
   },
 };

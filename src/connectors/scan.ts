@@ -12,12 +12,14 @@ import type { SourceScanNode } from "../plan/nodes.js";
  */
 class ScanOutput implements Output {
   out!: Output;
+  /** The last watermark this scan emitted (its own or the reader's). */
+  emittedWatermark = -Infinity;
   /** Records emitted into the job (`<connector>[<table>].numRecordsOut`). */
   records = 0;
   constructor(
     private readonly complete: ((p: unknown[]) => unknown[]) | undefined,
     private readonly rowtime: number,
-    private readonly wm: WatermarkGenerator | undefined,
+    readonly wm: WatermarkGenerator | undefined,
   ) {}
 
   record(kind: number, physical: unknown[]): void {
@@ -28,12 +30,13 @@ class ScanOutput implements Output {
       const t = row[this.rowtime] as Date | null;
       if (t !== null) {
         const w = this.wm.onEvent(t.getTime());
-        if (w !== undefined) this.out.watermark(w);
+        if (w !== undefined) { this.emittedWatermark = w; this.out.watermark(w); }
       }
     }
   }
 
   watermark(wm: number): void {
+    if (wm > this.emittedWatermark) this.emittedWatermark = wm;
     this.out.watermark(wm);
   }
 
@@ -67,8 +70,27 @@ export class ScanReader implements SourceReader {
     this.inner.setMetrics?.(group);
   }
 
-  position(): unknown { return this.inner.position(); }
-  seek(position: unknown): void { this.inner.seek(position); }
+  get replayable(): boolean { return this.inner.replayable !== false; }
+
+  /** The reader's position; with a watermark declaration also the generator's state (`{ inner, wm, emitted }`). */
+  position(): unknown {
+    const wm = this.scanOut.wm;
+    return wm === undefined ? this.inner.position() : { inner: this.inner.position(), wm: wm.state(), emitted: this.scanOut.emittedWatermark };
+  }
+
+  /** A reader that cannot replay starts its watermarks afresh: its rows after a restore are new ones. */
+  seek(position: unknown): void {
+    const wm = this.scanOut.wm;
+    if (wm === undefined) { this.inner.seek(position); return; }
+    const p = position as { inner: unknown; wm: readonly [number, number, number]; emitted: number };
+    this.inner.seek(p.inner);
+    if (this.replayable) {
+      wm.restore(p.wm);
+      this.scanOut.emittedWatermark = p.emitted;
+    }
+  }
+
+  currentWatermark(): number { return this.scanOut.emittedWatermark; }
   close(): void { this.inner.close(); }
 }
 

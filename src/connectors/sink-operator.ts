@@ -33,6 +33,10 @@ export class SinkOperator extends BaseOperator {
   /** Records received and records handed to the writer (`Sink[<table>].numRecordsIn` / `numRecordsOut`). */
   private recordsIn = 0;
   private recordsOut = 0;
+  /** Snapshots taken (the id handed to `prepareCommit`). */
+  private prepared = 0;
+  /** Cancelled with checkpoints on: the writer discards what no checkpoint covers (`abort`) instead of committing. */
+  private discard = false;
 
   constructor(private readonly node: SinkNode, private readonly writer: SinkWriter, config: ReadonlyMap<string, string>) {
     super(1);
@@ -93,6 +97,34 @@ export class SinkOperator extends BaseOperator {
     this.finish();
   }
 
+  /**
+   * Two-phase commit (Flink's exactly-once sinks): a checkpoint holds what the writer prepared, the writer
+   * commits it once the checkpoint is durable, and a restored job hands it back (`restore`) so the writer
+   * commits what the crash left uncommitted and drops what came after. A writer without `prepareCommit` has
+   * no state and no guarantee across restores.
+   */
+  override snapshotState(): unknown {
+    const w = this.writer;
+    if (w.prepareCommit === undefined) return null;
+    return { committable: w.prepareCommit(++this.prepared), recordsIn: this.recordsIn, recordsOut: this.recordsOut };
+  }
+
+  notifyCheckpointComplete(state: unknown): void {
+    this.writer.commit?.((state as { committable: unknown }).committable);
+  }
+
+  override restoreState(state: unknown): void {
+    const s = state as { committable: unknown; recordsIn: number; recordsOut: number };
+    this.writer.restore?.(s.committable);
+    this.recordsIn = s.recordsIn;
+    this.recordsOut = s.recordsOut;
+  }
+
+  /** @internal the job was cancelled with checkpoints on (exec/job.ts) */
+  discardUncommitted(): void {
+    this.discard = true;
+  }
+
   /** Records written into the sink so far. */
   written(): number {
     return this.writer.written();
@@ -101,6 +133,7 @@ export class SinkOperator extends BaseOperator {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    this.writer.close();
+    if (this.discard && this.writer.abort !== undefined) this.writer.abort();
+    else this.writer.close();
   }
 }

@@ -30,6 +30,13 @@ export interface Job {
    * and the keys held by the operators that count them.
    */
   progress?(): { readonly watermark: number; readonly stateKeys: number };
+  /**
+   * Takes a savepoint into a new directory under `dir` and returns its path (docs/checkpoints.md). Called
+   * between two steps only, so the snapshot falls between two records.
+   */
+  triggerSavepoint?(dir: string): string;
+  /** Paths of the checkpoints the job completed so far, oldest first. */
+  completedCheckpoints?(): readonly string[];
 }
 
 /**

@@ -11,6 +11,7 @@ import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
 import { JobMetrics } from "./metrics.js";
 import { type Emitter, type GraphContext, type OperatorFactory, type OperatorTable, connect } from "./operator-table.js";
 import type { SourceReader } from "./source.js";
+import { stateUids } from "./checkpoint/state-uid.js";
 
 export { type Emitter, type GraphContext, type OperatorFactory, type OperatorTable, connect };
 
@@ -26,6 +27,16 @@ export interface SourceEntry {
   readonly reader: SourceReader;
   readonly emitter: Emitter;
   done: boolean;
+  /** The stable identity its position is checkpointed under (checkpoint/state-uid.ts). */
+  uid: string;
+}
+
+/** An operator with the stable identity its state is checkpointed under. */
+export interface OwnedOperator {
+  readonly uid: string;
+  readonly op: Operator;
+  /** The plan node it runs, for messages (its kind). */
+  readonly node: PlanNode;
 }
 
 export interface JobGraph {
@@ -33,6 +44,8 @@ export interface JobGraph {
   readonly operators: Operator[];
   /** The job's metrics, handed to its sources and operators as they were built (metric-scope.ts). */
   readonly metrics: JobMetrics;
+  /** Every operator built for a plan node, with its state uid (the collect sink has none: it keeps no state). */
+  readonly owned: readonly OwnedOperator[];
   /**
    * The plan node each source emitter and operator was built for (the topmost of a fused Filter/Project
    * chain; the first of several identical nodes run by one operator). Test harnesses name operators and find
@@ -80,18 +93,30 @@ function buildGraph(
   const memo = new Map<PlanNode, Emitter>();
   const metrics = new JobMetrics();
   const nodes = new Map<Emitter, PlanNode>();
+  // which plan node each operator and source was built for: the node whose build() is running
+  const building: PlanNode[] = [];
+  const ownerOf = new Map<Operator, PlanNode>();
+  const sourceOwners: PlanNode[] = [];
+  const own = (op: Operator) => {
+    const node = building[building.length - 1];
+    if (node !== undefined && !ownerOf.has(op)) ownerOf.set(op, node);
+  };
 
   const ctx: GraphContext = {
     settings,
     ...(resolveFunction !== undefined ? { resolveFunction } : {}),
     modeOf: (n) => deriveChangelogMode(n, settings.batch, modes),
     consumers: (n) => consumers.get(n) ?? 0,
-    addSource: (reader, emitter) => { sources.push({ reader, emitter, done: false }); },
+    addSource: (reader, emitter) => {
+      sources.push({ reader, emitter, done: false, uid: "" });
+      sourceOwners.push(building[building.length - 1]!);
+    },
     register: (op) => {
       const e = asEmitter(op);
       operators.push(op);
       emitters.push(e);
       registered.add(e);
+      own(op);
       return e as typeof op & Emitter;
     },
     adopt: (em, node) => {
@@ -99,7 +124,7 @@ function buildGraph(
       if (registered.has(em)) return;
       registered.add(em);
       emitters.push(em);
-      if (isOperator(em)) operators.push(em);
+      if (isOperator(em)) { operators.push(em); own(em); }
     },
   };
 
@@ -108,9 +133,11 @@ function buildGraph(
     if (hit) return hit;
     const factory = factories[node.kind] as OperatorFactory | undefined;
     if (factory === undefined) throw new ValidationError(`no operator for plan node ${node.kind}`);
+    building.push(node);
     const em = factory(node, ctx, build);
     // what a factory returns without registering it: a source's emitter, or an operator built after its inputs
     ctx.adopt(em);
+    building.pop();
     attachMetrics(metrics, node, em, sources);
     if (!nodes.has(em)) nodes.set(em, node);
     memo.set(node, em);
@@ -131,7 +158,9 @@ function buildGraph(
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
-  return { sources, operators, metrics, nodes, sinkEnded };
+  const { owned, sourceUids } = stateUids(root, operators, ownerOf, sourceOwners);
+  sources.forEach((s, i) => { s.uid = sourceUids[i]!; });
+  return { sources, operators, metrics, nodes, owned, sinkEnded };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

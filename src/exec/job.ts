@@ -4,6 +4,7 @@ import type { PlanNode } from "../plan/nodes.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
 import { describeThrown, thrownIs } from "../types/describe-thrown.js";
+import { CheckpointCoordinator } from "./checkpoint/coordinator.js";
 import type { OperatorTable } from "./operator-table.js";
 
 /**
@@ -21,9 +22,22 @@ export class LocalJob implements Job {
   private opened = false;
   private finished = false;
   private failed: unknown;
+  private readonly checkpoints: CheckpointCoordinator;
 
   constructor(plan: PlanNode, settings: JobSettings, sink: JobSink, operators: OperatorTable, resolveFunction?: FunctionResolver) {
     this.graph = buildJobGraph(plan, settings, sink, operators, resolveFunction);
+    // reads the snapshot to start from (execution.savepoint.path) now, so a bad path fails the submission
+    this.checkpoints = new CheckpointCoordinator(this.graph, settings.config, settings.clock, settings.batch);
+    this.active = this.graph.sources.filter((s) => !s.done);
+  }
+
+  /** Opens the operators and restores the snapshot the job starts from (once, before the first record). */
+  private ensureOpen(): void {
+    if (this.opened) return;
+    this.opened = true;
+    for (const op of this.graph.operators) op.open();
+    this.checkpoints.restore();
+    // restored sources that had ended are done again
     this.active = this.graph.sources.filter((s) => !s.done);
   }
 
@@ -31,9 +45,11 @@ export class LocalJob implements Job {
     if (this.failed) throw this.failed;
     if (this.finished) return "done";
     try {
-      if (!this.opened) {
-        for (const op of this.graph.operators) op.open();
-        this.opened = true;
+      this.ensureOpen();
+      const checkpoints = this.checkpoints;
+      if (checkpoints.periodic) {
+        checkpoints.maybeCheckpoint();
+        budget = checkpoints.budget(budget);
       }
       const active = this.active;
       if (active.length === 0) return this.finish();
@@ -54,6 +70,28 @@ export class LocalJob implements Job {
       this.cancel();
       throw this.failed;
     }
+  }
+
+  /**
+   * Takes a savepoint now, between two records (the caller calls it between steps): every operator's state,
+   * every source's position and every sink's prepared transaction, written atomically into a new directory
+   * under `dir`, whose path is returned. The job continues; `cancel()` after it is Flink's stop-with-savepoint.
+   */
+  triggerSavepoint(dir: string): string {
+    if (this.failed) throw new ExecutionError("cannot take a savepoint: the job has failed", { cause: this.failed });
+    if (this.finished) throw new ExecutionError("cannot take a savepoint: the job has already finished");
+    try {
+      this.ensureOpen();
+      return this.checkpoints.savepoint(dir);
+    } catch (e) {
+      if (thrownIs(e, TableError)) throw e;
+      throw new ExecutionError(`savepoint into '${dir}' failed: ${describeThrown(e)}`, { cause: e });
+    }
+  }
+
+  /** Paths of the checkpoints this job completed, oldest first (only the retained ones are still on disk). */
+  completedCheckpoints(): readonly string[] {
+    return this.checkpoints.completed;
   }
 
   /** Round robin over several sources, one record each per round, until `budget` records or nothing is ready. */
@@ -114,6 +152,8 @@ export class LocalJob implements Job {
   cancel(): void {
     if (this.finished) return;
     this.finished = true;
+    // with checkpoints on, a restart continues from the last checkpoint: sinks drop what came after it
+    if (this.checkpoints.periodic) for (const op of this.graph.operators) (op as { discardUncommitted?: () => void }).discardUncommitted?.();
     for (const s of this.graph.sources) s.reader.close();
     for (const op of this.graph.operators) {
       try { op.close(); } catch { /* closing after a failure must not hide the failure */ }

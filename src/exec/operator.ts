@@ -21,9 +21,16 @@ export interface Operator {
   endInput(input: number): void;
   /** Releases what the operator holds back before a snapshot (see BaseOperator); whether it emitted. */
   prepareSnapshotPreBarrier(): boolean;
-  /** State for checkpoints (plain data; immer snapshots at the job level). */
+  /**
+   * State for checkpoints: plain data (exec/snapshot-codec.ts), null for an operator without state. Called
+   * between two records; `restoreState` is called after `open` and before the first record.
+   */
   snapshotState(): unknown;
   restoreState(state: unknown): void;
+  /** The checkpoint that holds `state` (this operator's snapshot) is durable (sinks commit). Optional. */
+  notifyCheckpointComplete?(state: unknown): void;
+  /** Field → type of the state, checked against a snapshot's when restoring (checkpoint/job-state.ts). Optional. */
+  stateSchema?(): Readonly<Record<string, string>>;
   close(): void;
   /**
    * Receives the operator's metric group when the job graph is built (before open); an operator that

@@ -16,9 +16,18 @@ export type PollResult =
 export interface SourceReader {
   /** Emits up to `max` records (and the watermarks that follow them) into `out`. */
   poll(out: Output, max: number): PollResult;
-  /** Position for checkpoints (e.g. the next row index). */
+  /** Position for checkpoints (e.g. the next row index): plain data (exec/snapshot-codec.ts). */
   position(): unknown;
+  /** Continues from a `position()` of an earlier run (called before the first poll of a restored job). */
   seek(position: unknown): void;
+  /**
+   * False for a source that cannot read its rows again (an async iterable): after a restore it reads what it
+   * is given from its start as the rows that follow the checkpoint, and its watermarks start afresh. Absent
+   * means true: seeking continues exactly where the checkpoint was taken.
+   */
+  readonly replayable?: boolean;
+  /** The last watermark the source emitted (-Infinity before the first); re-emitted after a restore. */
+  currentWatermark?(): number;
   close(): void;
   /**
    * Receives the source's metric group when the job graph is built (before the first poll). A reader
@@ -44,4 +53,22 @@ export interface SinkWriter {
   close(): void;
   /** Number of records written (the insert result reports it). */
   written(): number;
+  /**
+   * Exactly-once sinks (two-phase commit, optional). At a checkpoint: make every record written so far
+   * durable but not yet visible, and return what `commit` needs to make it visible (plain data, stored in the
+   * checkpoint). A writer without it gets no guarantee across a restore.
+   */
+  prepareCommit?(checkpointId: number): unknown;
+  /** The checkpoint that holds `committable` is durable: make its records visible. Must be idempotent. */
+  commit?(committable: unknown): void;
+  /**
+   * The job restarts from the checkpoint that prepared `committable`: commit it if that has not happened, and
+   * drop whatever the writer's earlier run received after it (so nothing is duplicated).
+   */
+  restore?(committable: unknown): void;
+  /**
+   * The job is cancelled or failed while checkpoints are on: discard the records not covered by a completed
+   * checkpoint (the restarted job writes them again) instead of committing them as `close` does.
+   */
+  abort?(): void;
 }

@@ -103,7 +103,13 @@ export class CollectionSink<R extends object = Record<string, unknown>> implemen
     return rows.map((v) => convert(Kind.INSERT, v));
   }
 
-  /** Forgets everything received. */
+  /** @internal Keeps the first `size` records (a job restored from a checkpoint continues after it). */
+  truncate(size: number): void {
+    this.kinds.length = Math.min(this.kinds.length, size);
+    this.values.length = Math.min(this.values.length, size);
+  }
+
+    /** Forgets everything received. */
   clear(): void {
     this.kinds.length = 0;
     this.values.length = 0;

@@ -102,7 +102,11 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
   });
 }
 
-let anonymous = 0;
+/**
+ * Anonymous sinks are numbered per environment, not per process: the same program built in a new
+ * environment (a job restarted from a savepoint) names them alike, so their state keeps its identity.
+ */
+const anonymousSinks = new WeakMap<TableRegistry, number>();
 
 /**
  * A Sink node writing `input` into a registered table or a descriptor (an anonymous table; without a
@@ -121,7 +125,9 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
     d = t.descriptor;
   } else {
     d = target;
-    name = `*anonymous_${d.connector}$${++anonymous}*`;
+    const n = (anonymousSinks.get(registry) ?? 0) + 1;
+    anonymousSinks.set(registry, n);
+    name = `*anonymous_${d.connector}$${n}*`;
     if (!d.schemaSpec) {
       d = d.toBuilder().schema(Schema.newBuilder().fromRowDataType(rowTypeOf(input.schema)).build()).build();
     }

@@ -6,6 +6,7 @@ import { type JobClient, TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { describeThrown, thrownIs } from "../types/describe-thrown.js";
+import { JobControl } from "./job-control.js";
 
 /** Source records per slice of an insert job between two yields to the event loop. */
 const SLICE = 4096;
@@ -20,6 +21,8 @@ class InsertRun {
   private cancelRequested = false;
   private observed = false;
   readonly done: Promise<void>;
+  /** Savepoint requests, served between slices. */
+  readonly control = new JobControl();
 
   constructor(readonly job: Job, private readonly sinkName: string, signal?: AbortSignal) {
     if (signal) {
@@ -37,14 +40,16 @@ class InsertRun {
     try {
       for (;;) {
         if (this.cancelRequested) return;
+        if (this.control.serve(this.job)) return;
         const status = this.job.step(SLICE);
         if (status === "done") return;
         if (status === "more") await new Promise<void>((resolve) => setImmediate(resolve));
-        else await status;
+        else await this.control.waitFor(status);
       }
     } catch (e) {
       throw thrownIs(e, TableError) ? e : new ExecutionError(`insert into '${this.sinkName}' failed: ${describeThrown(e)}`, { cause: e });
     } finally {
+      this.control.end("the job has ended");
       this.job.cancel();
     }
   }
@@ -56,6 +61,7 @@ class InsertRun {
 
   cancel(): Promise<void> {
     this.cancelRequested = true;
+    this.control.interrupt();
     return this.done.catch(() => undefined);
   }
 }
@@ -69,7 +75,9 @@ export class InsertTableResult extends TableResult<Record<string, number>> {
   constructor(private readonly run: InsertRun, schema: ResolvedSchema, settings: JobSettings) {
     const row = valuesNode({ schema, rows: [schema.columns.map(() => -1)] });
     // printed as Flink prints an insert result: no op column, widths from the data
-    super(schema, (sink) => getExecutor().createJob(row, settings, sink), true);
+    // the result row is no part of the insert job: it neither checkpoints nor restores
+    const config = new Map([...settings.config].filter(([k]) => !k.startsWith("execution.checkpointing.") && !k.startsWith("execution.savepoint.")));
+    super(schema, (sink) => getExecutor().createJob(row, { ...settings, config }, sink), true);
   }
 
   /** Waits until the insert job has finished; rejects with its error. */
@@ -78,7 +86,15 @@ export class InsertTableResult extends TableResult<Record<string, number>> {
   }
 
   override getJobClient(): JobClient {
-    return { cancel: () => this.run.cancel() };
+    return {
+      cancel: () => this.run.cancel(),
+      triggerSavepoint: (dir) => this.run.control.request(dir, false),
+      stopWithSavepoint: async (dir) => {
+        const path = await this.run.control.request(dir, true);
+        await this.run.done.catch(() => undefined);
+        return path;
+      },
+    };
   }
 
   /**

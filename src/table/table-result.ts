@@ -9,6 +9,7 @@ import { toJavaString } from "../types/format.js";
 import { describeThrown } from "../types/describe-thrown.js";
 import { type RowsReadable, rowsReadable } from "./result-readable.js";
 import { type ProgressOptions, ProgressTracker } from "./progress.js";
+import { JobControl } from "./job-control.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -20,9 +21,16 @@ const SLICE = 4096;
  */
 const YIELD_EVERY_MS = 8;
 
-/** Cancels a running job (Flink's JobClient). */
+/** Controls a running job (Flink's JobClient): cancel it, take savepoints (docs/checkpoints.md). */
 export interface JobClient {
   cancel(): Promise<void>;
+  /**
+   * Takes a savepoint between two records and resolves to its directory (a new `savepoint-<id>` under `dir`);
+   * the job runs on. Start a job from it with `execution.savepoint.path`. Rejects when the job has ended.
+   */
+  triggerSavepoint(dir: string): Promise<string>;
+  /** Takes a savepoint and stops the job right after it (no end of input, no final watermark); resolves to its path. */
+  stopWithSavepoint(dir: string): Promise<string>;
 }
 
 /**
@@ -47,6 +55,8 @@ export class TableResult<R extends object = Record<string, unknown>> {
   private stoppedEarly = false;
   /** The job, once consumption started (its metrics stay readable after it ended). */
   private job: Job | undefined;
+  /** Savepoint requests, served between slices. */
+  private readonly control = new JobControl();
 
   constructor(
     private readonly schema: ResolvedSchema,
@@ -116,6 +126,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
     try {
       for (;;) {
         if (this.cancelled || this.signal?.aborted) { this.stoppedEarly = true; return; }
+        if (this.control.serve(job)) { this.stoppedEarly = true; return; }
         let status: StepResult | undefined;
         let failure: { error: unknown } | undefined;
         try {
@@ -129,7 +140,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
         if (failure) { outcome = "failed"; throw failure.error; }
         if (status === "done") { outcome = "finished"; return; }
         if (status !== "more") {
-          await status;
+          await this.control.waitFor(status as Promise<void>);
           lastYield = performance.now();
         } else if (performance.now() - lastYield >= YIELD_EVERY_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -138,6 +149,7 @@ export class TableResult<R extends object = Record<string, unknown>> {
       }
     } finally {
       this.signal?.removeEventListener("abort", onAbort);
+      this.control.end("the job has ended");
       job.cancel();
       tracker?.end(outcome);
     }
@@ -311,7 +323,11 @@ export class TableResult<R extends object = Record<string, unknown>> {
 
   /** Cancels the job (Flink's `getJobClient().cancel()`); a consumer in progress stops after the current slice. */
   getJobClient(): JobClient {
-    return { cancel: async () => { this.cancelled = true; } };
+    return {
+      cancel: async () => { this.cancelled = true; this.control.interrupt(); },
+      triggerSavepoint: (dir) => this.control.request(dir, false),
+      stopWithSavepoint: (dir) => this.control.request(dir, true),
+    };
   }
 }
 

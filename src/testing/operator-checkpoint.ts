@@ -1,5 +1,5 @@
 import { decodeSnapshot, encodeSnapshot } from "../exec/snapshot-codec.js";
-import type { Operator } from "../exec/operator.js";
+import { type Operator, prepareSnapshot } from "../exec/operator.js";
 import { ValidationError } from "../types/errors.js";
 
 /**
@@ -17,6 +17,7 @@ export interface OperatorState {
 
 /** The encoded state of every operator of a job, in job-graph order. */
 export function checkpointOperators(operators: readonly { readonly name: string; readonly op: Operator }[]): OperatorState[] {
+  prepareSnapshot(operators.map((o) => o.op));
   return operators.map(({ name, op }) => ({ name, state: encodeSnapshot(op.snapshotState()) }));
 }
 

@@ -451,7 +451,7 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
     this.open();
     return {
       operators: checkpointOperators(this.named),
-      inputs: encodeSnapshot(Object.fromEntries([...this.inputs.values()].map((s) => [s.name, { sent: s.sent, watermark: s.watermark, generator: s.generator?.snapshot() }]))),
+      inputs: encodeSnapshot(Object.fromEntries([...this.inputs.values()].map((s) => [s.name, { sent: s.sent, watermark: s.watermark, generator: s.generator?.state() }]))),
       sources: encodeSnapshot(this.others.map((s) => s.reader.position())),
       processingTime: this.now,
     };
@@ -471,7 +471,7 @@ export class PipelineHarness<I extends PipelineInputs, R extends object> {
       throw new ValidationError("PipelineHarness.restore(): expected a snapshot taken with PipelineHarness.snapshot()");
     }
     restoreOperators(this.named, snapshot.operators, "PipelineHarness.restore()");
-    const inputs = decodeSnapshot(snapshot.inputs) as Record<string, { sent: number; watermark: number; generator?: { maxSeen: number; emitted: number } }>;
+    const inputs = decodeSnapshot(snapshot.inputs) as Record<string, { sent: number; watermark: number; generator?: readonly [number, number, number] }>;
     const names = Object.keys(inputs);
     if (names.length !== this.inputs.size || names.some((n) => !this.inputs.has(n))) {
       throw new ValidationError(`PipelineHarness.restore(): the snapshot has the inputs [${names.join(", ")}] but this harness has [${[...this.inputs.keys()].join(", ")}]`);

@@ -1,6 +1,6 @@
 // Flink's restore programs (P-051, P-059) with a real restore: a job runs over the rows "before restore",
 // its PTF operator's state is snapshotted, and a new job restored from that snapshot runs over the rows
-// "after restore". (Whole-job checkpoints come later; this exercises the operator's snapshot/restore.)
+// "after restore". This exercises the operator's snapshot/restore; test/checkpoints runs the programs as whole jobs.
 import { describe, expect, it } from "vitest";
 import { $, DataTypes, lit, type PositionalRow, Row } from "../../src/index.js";
 import { ptfInspection } from "../../src/exec/operators/ptf/inspect.js";

@@ -27,7 +27,8 @@ export class DatagenReader implements SourceReader {
     if (this.closed) return "end";
     if (this.emitted >= this.total) return this.end(out);
     const now = performance.now();
-    if (this.start < 0) this.start = now;
+    // a restored reader keeps its pace: the rows it emitted before count as already due
+    if (this.start < 0) this.start = now - (this.emitted * 1000) / this.rowsPerSecond;
     const due = Math.min(this.total, Math.floor(((now - this.start) * this.rowsPerSecond) / 1000) + 1);
     const n = Math.min(max, due - this.emitted);
     if (n <= 0) {

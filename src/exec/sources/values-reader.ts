@@ -63,7 +63,14 @@ export class ValuesReader implements SourceReader {
     group.gauge("numRecordsOut", () => this.emitted);
   }
 
-  position(): unknown { return this.next; }
-  seek(position: unknown): void { this.next = position as number; }
+  /** The next row index; with a watermark declaration also the generator's state (`{ next, wm }`). */
+  position(): unknown { return this.wm === undefined ? this.next : { next: this.next, wm: this.wm.state() }; }
+  seek(position: unknown): void {
+    if (typeof position === "number") { this.next = position; return; }
+    const p = position as { next: number; wm: readonly [number, number, number] };
+    this.next = p.next;
+    this.wm?.restore(p.wm);
+  }
+  currentWatermark(): number { return this.wm?.current() ?? -Infinity; }
   close(): void {}
 }

@@ -26,14 +26,12 @@ export class WatermarkGenerator {
     return this.emitted;
   }
 
-  /** Its progress (highest time seen, watermark emitted), for a test harness's snapshot of a source. */
-  snapshot(): { readonly maxSeen: number; readonly emitted: number } {
-    return { maxSeen: this.maxSeen, emitted: this.emitted };
+  /** The generator's state for a checkpoint: [max event time seen, last emitted, records since]. */
+  state(): readonly [number, number, number] {
+    return [this.maxSeen, this.emitted, this.sinceEmit];
   }
 
-  restore(s: { readonly maxSeen: number; readonly emitted: number }): void {
-    this.maxSeen = s.maxSeen;
-    this.emitted = s.emitted;
-    this.sinceEmit = 0;
+  restore(s: readonly [number, number, number]): void {
+    [this.maxSeen, this.emitted, this.sinceEmit] = s;
   }
 }

@@ -23,6 +23,7 @@ import { modeInfo } from "../../../ptf/changelog.js";
 import { Kind } from "../../../types/row.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
 import { describeThrown, thrownIs } from "../../../types/describe-thrown.js";
+import { describeStateDecl } from "./state-schema.js";
 
 /** A checkpoint of a PTF operator's state. */
 export interface PtfSnapshot {
@@ -509,6 +510,11 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
    * The state of all virtual processors, by state entry name (checkpoints find it again by the call's
    * uid). Values are copies: later calls do not change a snapshot.
    */
+  /** The declared state entries, checked against a checkpoint's when it is restored (state-schema.ts). */
+  stateSchema(): Readonly<Record<string, string>> {
+    return Object.fromEntries(this.call.fn.states.map((s) => [s.name, describeStateDecl(s.decl)]));
+  }
+
   override snapshotState(): PtfSnapshot {
     return {
       uid: this.call.uid,

@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { ExecutionError } from "../../types/errors.js";
+import { checkSnapshot, type JobSnapshot } from "./format.js";
+
+/**
+ * Checkpoints and savepoints on disk, laid out as Flink lays them out: a checkpoint directory holds one
+ * `chk-<id>` directory per retained checkpoint, a savepoint is a `savepoint-<random>` directory; each
+ * holds one file, `_metadata` (JSON of a JobSnapshot).
+ *
+ * Writing is atomic: the file set is written into a hidden temporary directory next to its final place,
+ * flushed to disk, and then renamed into place, so a reader (a restarted job) sees a complete checkpoint or
+ * none — a job killed while writing leaves only a `.tmp-*` directory, which is ignored and cleaned up.
+ */
+export const METADATA = "_metadata";
+
+function writeAtomically(parent: string, name: string, snapshot: JobSnapshot): string {
+  mkdirSync(parent, { recursive: true });
+  const tmp = join(parent, `.tmp-${name}-${randomBytes(4).toString("hex")}`);
+  mkdirSync(tmp);
+  const file = join(tmp, METADATA);
+  writeFileSync(file, JSON.stringify(snapshot));
+  const fd = openSync(file, "r");
+  try { fsyncSync(fd); } finally { closeSync(fd); }
+  const target = join(parent, name);
+  if (existsSync(target)) rmSync(target, { recursive: true, force: true });
+  renameSync(tmp, target);
+  return target;
+}
+
+/** Writes checkpoint `chk-<id>` into `dir` and deletes completed checkpoints beyond the newest `retained`. */
+export function writeCheckpoint(dir: string, snapshot: JobSnapshot, retained: number): string {
+  const path = writeAtomically(dir, `chk-${snapshot.checkpointId}`, snapshot);
+  const ids = checkpointIds(dir);
+  for (const id of ids.slice(0, Math.max(0, ids.length - retained))) rmSync(join(dir, `chk-${id}`), { recursive: true, force: true });
+  for (const e of readdirSync(dir)) if (e.startsWith(".tmp-chk-")) rmSync(join(dir, e), { recursive: true, force: true });
+  return path;
+}
+
+/** Writes a savepoint into a new `savepoint-<random>` directory under `dir`; returns its path. */
+export function writeSavepoint(dir: string, snapshot: JobSnapshot): string {
+  return writeAtomically(dir, `savepoint-${randomBytes(6).toString("hex")}`, snapshot);
+}
+
+/** The ids of the completed checkpoints in `dir`, ascending. */
+export function checkpointIds(dir: string): number[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((e) => /^chk-(\d+)$/.exec(e))
+    .filter((m): m is RegExpExecArray => m !== null && existsSync(join(dir, m[0], METADATA)))
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+}
+
+/**
+ * Reads the snapshot at `path`: a savepoint or `chk-<id>` directory, its `_metadata` file, or a checkpoint
+ * directory (its latest completed checkpoint, as restarting from "the latest checkpoint" does).
+ */
+export function readSnapshot(path: string): { snapshot: JobSnapshot; path: string } {
+  let dir = path;
+  if (path.endsWith(METADATA) && existsSync(path)) dir = join(path, "..");
+  else if (!existsSync(join(path, METADATA))) {
+    const ids = checkpointIds(path);
+    if (ids.length === 0) {
+      throw new ExecutionError(`execution.savepoint.path '${path}': no savepoint or completed checkpoint there (expected a directory with a ${METADATA} file, or chk-<n> directories)`);
+    }
+    dir = join(path, `chk-${ids[ids.length - 1]}`);
+  }
+  const file = join(dir, METADATA);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new ExecutionError(`cannot read ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  return { snapshot: checkSnapshot(data, file), path: dir };
+}
