@@ -10,8 +10,14 @@ import { filesystemConnector } from "./filesystem/index.js";
 import { blackholeConnector, printConnector } from "./print.js";
 import { ScanReader } from "./scan.js";
 import { SinkOperator } from "./sink-operator.js";
+import type { JobSettings } from "../table/executor.js";
 
 const BUILT_IN: readonly Connector[] = [datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector];
+
+/** The run-time of a connector: the environment's (user connectors included), else the built-in one. */
+function runtimeOf(settings: JobSettings, name: string): Connector {
+  return (settings.connectors?.(name) as Connector | undefined) ?? connectorRuntime(name);
+}
 
 /**
  * Installs the built-in connectors (planning side and run-time side) and the operators of scans and
@@ -26,7 +32,7 @@ export function installConnectors(): void {
 
   registerOperatorFactory("SourceScan", (node, ctx) => {
     const scan = node as SourceScanNode;
-    const connector = connectorRuntime(scan.connector);
+    const connector = runtimeOf(ctx.settings, scan.connector);
     const table: ConnectorTable = {
       tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.physical,
       ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
@@ -45,8 +51,9 @@ export function installConnectors(): void {
       ...(sink.primaryKey ? { primaryKey: sink.primaryKey } : {}),
       ...(sink.attachment !== undefined ? { attachment: sink.attachment } : {}),
     };
-    const writer = connectorRuntime(sink.connector).createWriter!(table, ctx.settings);
+    const writer = runtimeOf(ctx.settings, sink.connector).createWriter!(table, ctx.settings);
     const op = Object.assign(new SinkOperator(sink, writer, ctx.settings.config), { outputs: [] as Output[] });
+    if (writer.backpressure !== undefined) ctx.addAsyncWork(op.asyncWork());
     connect(build(sink.input), op, 0);
     return op;
   });

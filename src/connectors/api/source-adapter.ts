@@ -46,10 +46,13 @@ export class ApiSourceReader implements InternalReader {
     while (n < max) {
       const b = this.batch;
       if (b === undefined) {
-        const r = this.guard(() => this.reader!.read());
-        if (isPromise(r)) return n > 0 ? "more" : this.wait(r.then((x) => this.take(x)));
-        this.take(r);
         if (this.ended) return this.end(out);
+        const r = this.guard(() => this.reader!.read());
+        if (isPromise(r)) {
+          const p = this.wait(r.then((x) => this.take(x)));
+          return n > 0 ? "more" : p;
+        }
+        this.take(r);
         continue;
       }
       const rows = b.rows;
