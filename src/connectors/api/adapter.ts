@@ -45,14 +45,17 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
   const decls: OptionDecls = { ...def.options, ...frameworkDecls };
   let format: RowFormat | undefined;
   const formatKeys: string[] = [];
+  const validFormatKeys: string[] = [];
   const formatOptions = new Map<string, string>();
   if (def.formats) {
     const allowed = def.formats === true ? formatNames() : def.formats;
     formatKeys.push("format");
+    validFormatKeys.push("format");
     const name = table.options.get("format");
     if (name !== undefined) {
       if (!allowed.includes(name)) throw new ValidationError(`table '${table.tableName}' (connector '${def.name}'): unsupported format '${name}'; supported: ${allowed.join(", ")}`);
       const f = formatDefinition(name);
+      validFormatKeys.push(...Object.keys(f.options).map((k) => `${name}.${k}`));
       for (const [k, v] of table.options) {
         if (k.startsWith(`${name}.`)) { formatKeys.push(k); formatOptions.set(k.slice(name.length + 1), v); }
       }
@@ -61,7 +64,7 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
     }
   }
   const given = new Map([...table.options].filter(([k]) => !formatKeys.includes(k)));
-  const options = parseOptions(def.name, table.tableName, given, decls);
+  const options = parseOptions(def.name, table.tableName, given, decls, validFormatKeys);
   return Object.freeze({
     tableName: table.tableName, connector: def.name, options: Object.freeze(options), rawOptions: table.options,
     columns: table.physical.columns.map((c) => ({ name: c.name, type: c.type })),
