@@ -5,6 +5,7 @@ import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly }
 import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
 import { CalcOperator } from "./operators/calc.js";
+import { AsyncCalcOperator, asyncCalcOptions } from "./operators/async-calc.js";
 import { ChangelogNormalizeOperator } from "./operators/changelog-normalize.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
@@ -182,6 +183,14 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       case "WindowAggregate":
       case "OverAggregate": {
         const op = register(windowOperator(node, resolveFunction, { ttl: keyedStateTtl(settings), clock: settings.clock }));
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
+      case "AsyncCalc": {
+        const calc = new AsyncCalcOperator(node, asyncCalcOptions(settings.config, isInsertOnly(ctx.modeOf(node.input))), resolveFunction);
+        ctx.addAsyncWork(calc.asyncWork());
+        const op = register(calc);
         connect(build(node.input), op, 0);
         em = op;
         break;

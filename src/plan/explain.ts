@@ -70,5 +70,6 @@ function attributes(n: PlanNode): string {
     case "ChangelogNormalize": return `key=[${n.uniqueKeys.join(", ")}]`;
     case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
+    case "AsyncCalc": return `calls=[${n.calls.map((c) => `${c.name}(${c.args.map(nodeToString).join(", ")}) AS ${c.column}`).join(", ")}]`;
   }
 }

@@ -19,6 +19,8 @@ import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 export type { StatementSetNode } from "./nodes/statement-set.js";
 export type { TableAggregateNode } from "./nodes/table-aggregate.js";
 export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
+import type { AsyncCalcNode } from "./nodes/async-calc.js";
+export type { AsyncCalcNode } from "./nodes/async-calc.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -48,7 +50,8 @@ export type PlanNode =
   | SortNode
   | RankNode
   | DeduplicateNode
-  | SetOpNode;
+  | SetOpNode
+  | AsyncCalcNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */

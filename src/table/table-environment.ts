@@ -32,6 +32,7 @@ import { executeSql, sqlQuery } from "../sql/execute.js";
 import type { ConnectorDefinition } from "../connectors/api/contract.js";
 import type { OptionDecls } from "../connectors/api/options.js";
 import { connectorFromDefinition } from "../connectors/api/adapter.js";
+import { splitAsyncCalls } from "../functions/async-calls.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -121,6 +122,7 @@ export class TableEnvironment {
         return undefined;
       },
       prepare: prepareHook(this.functions, this.isBatch()),
+      splitAsyncCalls,
     };
   }
 
