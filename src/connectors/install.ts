@@ -34,11 +34,11 @@ export function installConnectors(): void {
     const scan = node as SourceScanNode;
     const connector = runtimeOf(ctx.settings, scan.connector);
     const table: ConnectorTable = {
-      tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.physical,
+      tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.pushdown?.declared ?? scan.physical,
       ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
       ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
     };
-    const reader = new ScanReader(connector.createReader!(table, ctx.settings), scan, ctx.resolveFunction);
+    const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction);
     const emitter = { outputs: [] as Output[], out: undefined as unknown as Output };
     ctx.addSource(reader, emitter);
     return emitter;

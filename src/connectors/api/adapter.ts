@@ -33,7 +33,19 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       if (c === "upsert" && !table.primaryKey) throw new ValidationError(`table '${table.tableName}' (connector '${def.name}') produces upserts and needs a primary key`);
       return c === "insert-only" ? [Kind.INSERT] : c === "upsert" ? [Kind.INSERT, Kind.UPDATE_AFTER, Kind.DELETE] : [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER, Kind.DELETE];
     },
-    createReader: (table) => createApiReader(def, context(table, "source")),
+    pushdown: (table) => {
+      const p = def.source?.pushdown;
+      if (p === undefined) return undefined;
+      const accept = p.acceptFilter;
+      return { projection: p.projection === true, acceptFilter: (f) => accept !== undefined && accept(f, context(table, "source")) };
+    },
+    createReader: (table, _settings, pushdown) => {
+      const ctx = context(table, "source");
+      const projection = pushdown?.projection;
+      // with projection pushdown the reader's rows carry the projected columns
+      const projected = projection === undefined ? ctx : Object.freeze({ ...ctx, columns: projection.map((i) => ctx.columns[i]!) });
+      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}) });
+    },
     createWriter: (table) => createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table)),
   };
   return connector;
