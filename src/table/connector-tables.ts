@@ -4,6 +4,7 @@ import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetraction
 import { describeNode } from "../plan/explain.js";
 import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
+import { LookupFunction } from "../functions/temporal-table-function.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
 import { type ConnectorSpec, type ConnectorTable, type TableDescriptor, connectorSpec, isBuiltInConnector } from "./table-descriptor.js";
 import { DataType } from "../types/data-type.js";
@@ -68,6 +69,18 @@ export class TableRegistry {
   names(): string[] {
     return [...new Set([...this.temporary.keys(), ...this.permanent.keys()])].sort();
   }
+}
+
+/** `env.lookupFunction(name, ...keys)`: the connector's lookup side of a registered table, as a lookup function. */
+export function lookupFunctionOf(registry: TableRegistry, name: string, keys: readonly string[], pc: PlanContext): LookupFunction {
+  const t = registry.get(name);
+  if (!t) throw new ValidationError(`lookupFunction: no table '${name}'; registered tables: [${registry.names().join(", ")}]`);
+  const d = t.descriptor;
+  const spec = registry.connector(d.connector);
+  if (!spec.createLookup) throw new ValidationError(`lookupFunction: connector '${d.connector}' of table '${name}' cannot be looked up (it has no lookup side)`);
+  const resolved = resolveSchema(d.schemaSpec!, pc);
+  const idx = keys.map((k) => resolved.physical.indexOf(k, `lookupFunction of '${name}': key column`));
+  return new LookupFunction(name, resolved.physical, idx, spec.createLookup(connectorTable(name, d, resolved), keys));
 }
 
 /** The table a scan reads, as its connector sees it (the declared physical columns, before any projection pushdown). */

@@ -149,6 +149,11 @@ export interface ConnectorSpec {
   sinkChangelog?(table: ConnectorTable): SinkChangelog;
   /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
   sourceKinds?(table: ConnectorTable): readonly number[];
+  /**
+   * The lookup side, for `env.lookupFunction(table, ...keys)`: a per-job lookup reader factory
+   * (exec/lookup.ts LookupReaderFactory) keyed by `keys`; absent when the connector cannot be looked up.
+   */
+  createLookup?(table: ConnectorTable, keys: readonly string[]): object;
   /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
   pushdown?(table: ConnectorTable): PushdownSupport | undefined;
 }

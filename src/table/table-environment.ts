@@ -23,7 +23,8 @@ import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
 import type { FunctionCatalog } from "../functions/catalog.js";
-import { TableRegistry, scanNode, scanTable, sinkNode } from "./connector-tables.js";
+import { TableRegistry, lookupFunctionOf, scanNode, scanTable, sinkNode } from "./connector-tables.js";
+import type { LookupFunction } from "../functions/temporal-table-function.js";
 import { pushIntoScans } from "../plan/pushdown.js";
 import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
@@ -255,6 +256,16 @@ export class TableEnvironment {
 
   /** @internal Connector tables registered with createTable / createTemporaryTable. */
   readonly tables = new TableRegistry();
+
+  /**
+   * The lookup side of a connector table (a connector with `lookup`) keyed by `keys`, for lookup joins:
+   * `orders.joinLateral(call(env.lookupFunction("Customers", "id"), $("customer_id")))`. Each job opens
+   * the connector's lookup reader, with the table's `lookup.*` cache and concurrency options. `S` types the
+   * looked-up columns (a table by name is not typed otherwise).
+   */
+  lookupFunction<S extends object = object>(table: string, ...keys: [string, ...string[]]): LookupFunction<S> {
+    return lookupFunctionOf(this.tables, table, keys, this.planContext()) as LookupFunction<S>;
+  }
 
   /**
    * Registers a connector (built with `defineConnector`) under its name for this environment: tables

@@ -32,6 +32,7 @@ export function installJoinRuntime(): void {
   registerOperatorFactory("LookupJoin", (node, ctx, build) => {
     if (node.kind !== "LookupJoin") throw new Error("unreachable");
     const op = new LookupJoinOperator(node, ctx.resolveFunction);
+    ctx.addAsyncWork(op.asyncWork());
     const em = op as unknown as BaseOperator & Emitter;
     em.outputs = [];
     connect(build(node.input), op, 0);
