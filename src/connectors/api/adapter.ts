@@ -1,5 +1,5 @@
 import { ValidationError } from "../../types/errors.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import type { Connector } from "../connector.js";
 import { Kind } from "../../types/row.js";
 import type { ConnectorDefinition, RowFormat, TableContext } from "./contract.js";
