@@ -30,7 +30,7 @@ describe("examples/connectors/line-file-connector.ts: a connector written agains
     const e = env().registerConnector(lineFile);
     const schema = Schema.newBuilder().column("line", DataTypes.STRING()).build();
     expect(() => e.from(TableDescriptor.forConnector("line-file").schema(schema).option("path", "x").option("chunk", 1).format("raw").build()))
-      .toThrow(/Unsupported options found for 'line-file'[^]*chunk[^]*Supported options:\n\nformat\npath\nraw.null-literal\nread.chunk-bytes\nwrite.append/);
+      .toThrow(/Unsupported options found for 'line-file'[^]*chunk[^]*Supported options:\n\nformat\npath\nraw.null-literal\nread.chunk-bytes\nsink.batch.max-size\nsink.parallelism\nsink.requests.max-inflight\nwrite.append/);
     expect(() => e.from(TableDescriptor.forConnector("line-file").schema(schema).option("path", "x").build()))
       .toThrow(/^table '\*anonymous_line-file\$\d+\*' \(connector 'line-file'\) needs the option 'format' \(csv, json or raw\)$/);
   });
