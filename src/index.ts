@@ -4,6 +4,8 @@
  */
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
+// the public connector API (docs/connectors.md, "Writing a connector")
+export * from "./connectors/api/index.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
 export type { FromIterableOptions } from "./table/from-iterable.js";
 export { Table, GroupedTable } from "./table/table.js";
@@ -53,7 +55,8 @@ export type { ColumnSelector } from "./expressions/column-functions.js";
 // declaration: true must be able to name them.
 export type { TCol, TLit, TOp, TAlias, TAgg, TErr, TWindowAlias, TUdf, TUdtf } from "./expressions/type-level.js";
 export { Decimal } from "decimal.js";
-export { ScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
+export { ScalarFunction, AsyncScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
+export type { AsyncScalarFunctionSpec } from "./functions/index.js";
 export type {
   ScalarFunctionSpec, TableFunctionSpec, TableFunctionCollector, TableFunctionRow, AggregateFunctionSpec, UserDefinedFunction,
   ParamValues, RegistrableFunction, TableAggregateFunctionSpec, TableAggregateCollector, RetractableCollector,

@@ -15,11 +15,19 @@ export const BUILT_IN_CONNECTORS: readonly Connector[] = [datagenConnector, file
 
 const byName = new Map(BUILT_IN_CONNECTORS.map((c) => [c.name, c]));
 
-/** The connector named `name`; unknown names list the available ones (Flink: "Could not find any factory"). */
-export function connectorByName(name: string): Connector {
+/** Whether `name` is a built-in connector's. */
+export function isBuiltInConnector(name: string): boolean {
+  return byName.has(name);
+}
+
+/**
+ * The connector named `name`; unknown names list the available ones, built-in and `more` (the
+ * environment's registered connectors) (Flink: "Could not find any factory").
+ */
+export function connectorByName(name: string, more: readonly string[] = []): Connector {
   const c = byName.get(name);
   if (!c) {
-    throw new ValidationError(`Could not find any factory for identifier '${name}' that implements a connector. Available factory identifiers are: [${[...byName.keys()].sort().join(", ")}]`);
+    throw new ValidationError(`Could not find any factory for identifier '${name}' that implements a connector. Available factory identifiers are: [${[...byName.keys(), ...more].sort().join(", ")}]`);
   }
   return c;
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from "../types/errors.js";
 import type { ConnectorAttachment } from "../plan/nodes.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { PushdownSupport } from "../plan/pushed-filter.js";
 
 /**
  * The planning-time side of the connector contract: a table as a connector sees it, and the spec a
@@ -41,6 +42,13 @@ export interface ConnectorSpec {
   readonly supportsOverwrite?: boolean;
   /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
   sourceKinds?(table: ConnectorTable): readonly number[];
+  /**
+   * The lookup side, for `env.lookupFunction(table, ...keys)`: a per-job lookup reader factory
+   * (exec/lookup.ts LookupReaderFactory) keyed by `keys`; absent when the connector cannot be looked up.
+   */
+  createLookup?(table: ConnectorTable, keys: readonly string[]): object;
+  /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
+  pushdown?(table: ConnectorTable): PushdownSupport | undefined;
 }
 
 /**

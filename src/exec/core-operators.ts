@@ -1,7 +1,8 @@
-import { hasRetractions } from "../plan/changelog-mode.js";
+import { hasRetractions, isInsertOnly } from "../plan/changelog-mode.js";
 import type { FilterNode, PlanNode, ProjectNode } from "../plan/nodes.js";
 import { type Emitter, type GraphContext, type OperatorTable, type ProjectionFusers, connect, sourceEmitter } from "./operator-table.js";
 import { CalcOperator } from "./operators/calc.js";
+import { AsyncCalcOperator, asyncCalcOptions } from "./operators/async-calc.js";
 import { ChangelogNormalizeOperator } from "./operators/changelog-normalize.js";
 import { DistinctOperator } from "./operators/distinct.js";
 import { GroupAggregateOperator } from "./operators/group-aggregate.js";
@@ -54,6 +55,13 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   },
   OverAggregate: (node, ctx, build) => {
     const op = ctx.register(windowOperator(node, ctx.resolveFunction, { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }));
+    connect(build(node.input), op, 0);
+    return op;
+  },
+  AsyncCalc: (node, ctx, build) => {
+    const calc = new AsyncCalcOperator(node, asyncCalcOptions(ctx.settings.config, isInsertOnly(ctx.modeOf(node.input))), ctx.resolveFunction);
+    ctx.addAsyncWork(calc.asyncWork());
+    const op = ctx.register(calc);
     connect(build(node.input), op, 0);
     return op;
   },

@@ -1,3 +1,4 @@
+import type { AsyncWork } from "./source.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import { ValidationError } from "../types/errors.js";
 import { withCodegenNames } from "../expressions/codegen.js";
@@ -57,6 +58,8 @@ export interface JobGraph {
    * can reach the sink, so the job stops and cancels the sources still running.
    */
   sinkEnded(): boolean;
+  /** Asynchronous work the job checks before reading sources and before it ends. */
+  readonly asyncWork: readonly AsyncWork[];
 }
 
 type EmittingOperator = BaseOperator & Emitter;
@@ -101,6 +104,7 @@ function buildGraph(
     const node = building[building.length - 1];
     if (node !== undefined && !ownerOf.has(op)) ownerOf.set(op, node);
   };
+  const asyncWork: AsyncWork[] = [];
 
   const ctx: GraphContext = {
     settings,
@@ -111,6 +115,7 @@ function buildGraph(
       sources.push({ reader, emitter, done: false, uid: "" });
       sourceOwners.push(building[building.length - 1]!);
     },
+    addAsyncWork: (work) => { asyncWork.push(work); },
     register: (op) => {
       const e = asEmitter(op);
       operators.push(op);
@@ -160,7 +165,7 @@ function buildGraph(
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
   const { owned, sourceUids } = stateUids(root, operators, ownerOf, sourceOwners);
   sources.forEach((s, i) => { s.uid = sourceUids[i]!; });
-  return { sources, operators, metrics, nodes, owned, sinkEnded };
+  return { sources, operators, metrics, nodes, owned, sinkEnded, asyncWork };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

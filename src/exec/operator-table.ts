@@ -4,7 +4,7 @@ import type { ChangelogMode } from "../plan/changelog-mode.js";
 import type { PlanNode } from "../plan/nodes.js";
 import type { JobSettings } from "./job-contract.js";
 import { type BaseOperator, type Output, OperatorOutput, type Operator } from "./operator.js";
-import type { SourceReader } from "./source.js";
+import type { AsyncWork, SourceReader } from "./source.js";
 
 /**
  * The operator factories a job graph is built from: one per plan node kind, typed by that kind. The
@@ -34,6 +34,8 @@ export interface GraphContext {
    * it runs when that is not the node being built (the join under a fused projection).
    */
   adopt(em: Emitter, node?: PlanNode): void;
+  /** Registers asynchronous work the job waits for (async sinks, async calls in flight; exec/source.ts). */
+  addAsyncWork(work: AsyncWork): void;
 }
 
 /** Something records come out of: an operator or a source. `outputs` are wired to `out` at the end. */

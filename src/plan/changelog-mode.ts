@@ -251,6 +251,10 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       for (const i of node.inputs) deriveChangelogMode(i, batch, cache);
       mode = node.call.outputMode;
       break;
+    case "AsyncCalc":
+      // the row passes through with the results appended: same kinds, same keys
+      mode = deriveChangelogMode(node.input, batch, cache);
+      break;
   }
   cache.set(node, mode);
   return mode;

@@ -25,6 +25,7 @@ import type { WindowTableFunctionNode } from "./nodes/window-table-function.js";
 import type { SemiJoinNode } from "./nodes/semi-join.js";
 import type { WindowRankNode } from "./nodes/window-rank.js";
 import type { WindowJoinNode } from "./nodes/window-join.js";
+import type { AsyncCalcNode } from "./nodes/async-calc.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -60,7 +61,8 @@ export type PlanNode =
   | WindowTableFunctionNode
   | SemiJoinNode
   | WindowRankNode
-  | WindowJoinNode;
+  | WindowJoinNode
+  | AsyncCalcNode;
 
 import { copyNode } from "./nodes/node-base.js";
 
@@ -86,6 +88,7 @@ export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
 export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
 export type { SemiJoinNode, WindowJoinNode, WindowRankNode, WindowTableFunctionNode };
+export { type AsyncCalcNode, type AsyncCall, asyncCalcNode } from "./nodes/async-calc.js";
 
 /** The inputs of a node, in order (a two-input node: `[left, right]`). */
 export function inputsOf(node: PlanNode): readonly PlanNode[] {
@@ -109,6 +112,7 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "Deduplicate":
     case "WindowTableFunction":
     case "WindowRank":
+    case "AsyncCalc":
       return [node.input];
     case "Union":
     case "Process":
@@ -153,6 +157,7 @@ export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNod
     case "Deduplicate":
     case "WindowTableFunction":
     case "WindowRank":
+    case "AsyncCalc":
       return copyNode<typeof node>(node, { input: inputs[0]! });
     case "Union":
     case "Process":

@@ -5,7 +5,9 @@ import { describeNode } from "../plan/explain.js";
 import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
-import { connectorByName } from "../connectors/built-in.js";
+import { connectorByName, isBuiltInConnector } from "../connectors/built-in.js";
+import type { Connector } from "../connectors/connector.js";
+import { LookupFunction } from "../functions/temporal-table-function.js";
 import type { ConnectorTable, TableDescriptor } from "./table-descriptor.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -24,11 +26,24 @@ export interface RegisteredTable {
 export class TableRegistry {
   private readonly temporary = new Map<string, RegisteredTable>();
   private readonly permanent = new Map<string, RegisteredTable>();
+  /** Connectors registered with `env.registerConnector`, in addition to the built-in ones (connectors/built-in.ts). */
+  private readonly userConnectors = new Map<string, Connector>();
+
+  /** Adds a user connector; a name taken by a built-in or an earlier registration is an error. */
+  registerConnector(connector: Connector): void {
+    if (this.userConnectors.has(connector.name) || isBuiltInConnector(connector.name)) {
+      throw new ValidationError(`a connector named '${connector.name}' is already registered`);
+    }
+    this.userConnectors.set(connector.name, connector);
+  }
+
+  /** The connector named `name` (user connectors first, then built-ins); unknown names list the available ones. */
+  readonly connector = (name: string): Connector => this.userConnectors.get(name) ?? connectorByName(name, [...this.userConnectors.keys()]);
 
   /** Registers a table; `taken(name)` reports names used by views. Flink's messages for duplicates. */
   register(name: string, descriptor: TableDescriptor<object>, temporary: boolean, ignoreIfExists: boolean, viewExists: boolean): void {
     if (typeof name !== "string" || name.length === 0) throw new ValidationError(`${temporary ? "createTemporaryTable" : "createTable"} needs a table name`);
-    connectorByName(descriptor.connector);
+    this.connector(descriptor.connector);
     if (!descriptor.schemaSpec) {
       throw new ValidationError(`table '${name}' (connector '${descriptor.connector}') needs a schema: TableDescriptor.forConnector(...).schema(Schema.newBuilder()...build())`);
     }
@@ -58,6 +73,27 @@ export class TableRegistry {
   }
 }
 
+/** `env.lookupFunction(name, ...keys)`: the connector's lookup side of a registered table, as a lookup function. */
+export function lookupFunctionOf(registry: TableRegistry, name: string, keys: readonly string[], pc: PlanContext): LookupFunction {
+  const t = registry.get(name);
+  if (!t) throw new ValidationError(`lookupFunction: no table '${name}'; registered tables: [${registry.names().join(", ")}]`);
+  const d = t.descriptor;
+  const spec = registry.connector(d.connector);
+  if (!spec.createLookup) throw new ValidationError(`lookupFunction: connector '${d.connector}' of table '${name}' cannot be looked up (it has no lookup side)`);
+  const resolved = resolveSchema(d.schemaSpec!, pc);
+  const idx = keys.map((k) => resolved.physical.indexOf(k, `lookupFunction of '${name}': key column`));
+  return new LookupFunction(name, resolved.physical, idx, spec.createLookup(connectorTable(name, d, resolved), keys));
+}
+
+/** The table a scan reads, as its connector sees it (the declared physical columns, before any projection pushdown). */
+export function scanTable(scan: SourceScanNode): ConnectorTable {
+  return {
+    tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.pushdown?.declared ?? scan.physical,
+    ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
+    ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
+  };
+}
+
 /** The options and physical columns a connector sees. */
 function connectorTable(name: string, d: TableDescriptor<object>, resolved: ResolvedTableSchema): ConnectorTable {
   return {
@@ -75,9 +111,9 @@ function emissionOf(d: TableDescriptor<object>, config: (k: string) => string | 
 const SCAN_OPTIONS = ["scan.watermark.emit.strategy", "scan.watermark.emit.interval-records"];
 
 /** `env.from(name)` of a connector table: validates the options for reading and builds the scan. */
-export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined): SourceScanNode {
+export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined, connectors: (name: string) => Connector = connectorByName): SourceScanNode {
   const d = t.descriptor;
-  const spec = connectorByName(d.connector);
+  const spec = connectors(d.connector);
   if (!spec.canRead) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a sink. It cannot be used as a source (table '${t.name}').`);
   }
@@ -132,7 +168,7 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
       d = d.toBuilder().schema(Schema.newBuilder().fromRowDataType(rowTypeOf(input.schema)).build()).build();
     }
   }
-  const spec = connectorByName(d.connector);
+  const spec = registry.connector(d.connector);
   if (!spec.canWrite) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
   }

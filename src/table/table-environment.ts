@@ -26,7 +26,13 @@ import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
 import type { FunctionCatalog } from "../functions/catalog.js";
-import { TableRegistry, planSink, scanNode } from "./connector-tables.js";
+import { TableRegistry, lookupFunctionOf, planSink, scanNode, scanTable } from "./connector-tables.js";
+import { pushIntoScans } from "../plan/pushdown.js";
+import type { LookupFunction } from "../functions/temporal-table-function.js";
+import type { ConnectorDefinition } from "../connectors/api/contract.js";
+import type { OptionDecls } from "../connectors/api/options.js";
+import { connectorFromDefinition } from "../connectors/api/adapter.js";
+import { splitAsyncCalls } from "../functions/async-calls.js";
 import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
 import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
@@ -131,6 +137,7 @@ export class TableEnvironment<B extends boolean = boolean> {
         return undefined;
       },
       prepare: prepareHook(this.functions, this.isBatch()),
+      splitAsyncCalls,
     };
   }
 
@@ -214,7 +221,7 @@ export class TableEnvironment<B extends boolean = boolean> {
     if (target instanceof TableHandle) return this.fromHandle(target);
     if (target instanceof TableDescriptor) {
       const name = `*anonymous_${target.connector}$${++this.anonymousTables}*`;
-      return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
+      return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k), this.tables.connector));
     }
     const name = target;
     const t = this.views.get(name) ?? this.scanTable(name);
@@ -284,6 +291,26 @@ export class TableEnvironment<B extends boolean = boolean> {
   readonly tables = new TableRegistry();
 
   /**
+   * Registers a connector (built with `defineConnector`) under its name for this environment: tables
+   * declared with `TableDescriptor.forConnector(name)` or SQL `WITH ('connector' = name, ...)` use it.
+   * A name taken by a built-in connector or an earlier registration is a ValidationError.
+   */
+  registerConnector<O extends OptionDecls>(connector: ConnectorDefinition<O>): this {
+    this.tables.registerConnector(connectorFromDefinition(connector as unknown as ConnectorDefinition));
+    return this;
+  }
+
+  /**
+   * The lookup side of a connector table (a connector with `lookup`) keyed by `keys`, for lookup joins:
+   * `orders.joinLateral(call(env.lookupFunction("Customers", "id"), $("customer_id")))`. Each job opens
+   * the connector's lookup reader, with the table's `lookup.*` cache and concurrency options. `S` types the
+   * looked-up columns (a table by name is not typed otherwise).
+   */
+  lookupFunction<S extends object = object>(table: string, ...keys: [string, ...string[]]): LookupFunction<S> {
+    return lookupFunctionOf(this.tables, table, keys, this.planContext()) as LookupFunction<S>;
+  }
+
+  /**
    * Registers a connector table (Flink's catalog table): `env.createTable("Names",
    * TableDescriptor.forConnector("datagen").schema(...).option("rows-per-second", "1").build())`.
    * Fails if a table of that name exists, unless `ignoreIfExists`. Returns a typed handle: `from(handle)` is typed by the schema.
@@ -324,7 +351,7 @@ export class TableEnvironment<B extends boolean = boolean> {
   /** @internal A scan of a registered connector table, or undefined. */
   scanTable(name: string): Table<object> | undefined {
     const t = this.tables.get(name);
-    return t && new Table(this, scanNode(t, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
+    return t && new Table(this, scanNode(t, this.planContext(), this.isBatch(), (k) => this.config.get(k), this.tables.connector));
   }
 
   /** @internal Plans writing `input` into a table (by name or descriptor). */
@@ -336,6 +363,7 @@ export class TableEnvironment<B extends boolean = boolean> {
   startInsert(node: SinkNode | StatementSetNode, signal?: AbortSignal): InsertTableResult {
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
+      connectors: this.tables.connector,
     };
     return startInsert(this.negotiate(node, false) as SinkNode | StatementSetNode, settings, signal);
   }
@@ -346,7 +374,8 @@ export class TableEnvironment<B extends boolean = boolean> {
    */
   negotiate(root: PlanNode, collect: boolean): PlanNode {
     const cdcDuplicates = (this.config.get("table.exec.source.cdc-events-duplicate") ?? "false").toLowerCase() === "true";
-    return normalizeUpserts(root, { batch: this.isBatch(), cdcDuplicates, rootNeedsRetractions: collect });
+    const pushed = pushIntoScans(root, (scan) => this.tables.connector(scan.connector).pushdown?.(scanTable(scan)));
+    return normalizeUpserts(pushed, { batch: this.isBatch(), cdcDuplicates, rootNeedsRetractions: collect });
   }
 
   /** A set of inserts that `execute()` runs as one job (Flink's StatementSet; docs/statement-sets.md). */
@@ -392,6 +421,7 @@ export class TableEnvironment<B extends boolean = boolean> {
     const executor = getExecutor();
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
+      connectors: this.tables.connector,
     };
     const root = this.negotiate(node, true);
     return new TableResult(node.schema, (sink) => executor.createJob(root, settings, sink), this.isBatch(), signal,

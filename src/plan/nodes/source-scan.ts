@@ -3,6 +3,7 @@ import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { makeNode, type NodeBase, type NodeFields, invalid } from "./node-base.js";
 import type { WatermarkSpec } from "./watermark-spec.js";
 import type { ConnectorAttachment } from "./sink.js";
+import type { ScanPushdown } from "../pushed-filter.js";
 
 /** A scan of a connector table (datagen, filesystem ...); the connector is resolved by exec. */
 export interface SourceScanNode extends NodeBase {
@@ -19,6 +20,8 @@ export interface SourceScanNode extends NodeBase {
   readonly attachment?: ConnectorAttachment;
   /** Row kinds the source produces when it is not insert-only (a changelog source). */
   readonly kinds?: readonly number[];
+  /** Pushed into the source by the planner (plan/pushdown.ts): filters it applies, and the declared physical columns it reads. */
+  readonly pushdown?: ScanPushdown;
 }
 
 export function sourceScanNode(f: NodeFields<SourceScanNode>): SourceScanNode {

@@ -24,6 +24,7 @@ export const temporalJoinOperator: OperatorFactory<TemporalJoinNode> = (node, ct
 
 export const lookupJoinOperator: OperatorFactory<LookupJoinNode> = (node, ctx, build) => {
   const op = new LookupJoinOperator(node, ctx.resolveFunction);
+  ctx.addAsyncWork(op.asyncWork());
   const em = op as unknown as BaseOperator & Emitter;
   em.outputs = [];
   connect(build(node.input), op, 0);
