@@ -17,6 +17,8 @@ installPtfRuntime();
 installJoinRuntime();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
+// the public connector API (docs/connectors.md, "Writing a connector")
+export * from "./connectors/api/index.js";
 export type { InferValuesSchema, RowInput } from "./table/table-environment.js";
 export type { FromIterableOptions } from "./table/from-iterable.js";
 export { Table, GroupedTable } from "./table/table.js";

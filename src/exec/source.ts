@@ -44,4 +44,28 @@ export interface SinkWriter {
   close(): void;
   /** Number of records written (the insert result reports it). */
   written(): number;
+  /**
+   * Asynchronous writers (the public connector API's): a Promise while the writer has as much in flight as
+   * it may take, undefined when it can take more. The job reads no source until it settles (backpressure).
+   * Throws (an ExecutionError) once a write has failed.
+   */
+  backpressure?(): Promise<void> | undefined;
+  /**
+   * Asynchronous writers: after `close()`, a Promise until the last write, flush and close settled
+   * (undefined once they have); the job ends only then. Throws once any of them failed.
+   */
+  closing?(): Promise<void> | undefined;
+}
+
+/**
+ * Work a job must wait for outside its records (asynchronous sinks, async function calls in flight):
+ * checked by the job before it reads its sources and before it ends.
+ */
+export interface AsyncWork {
+  /** Emits, inside the job's step, results that completed since the last call. Throws a failure. */
+  emitCompleted?(): void;
+  /** A Promise while the job must not read sources (too much in flight); undefined otherwise. Throws a failure. */
+  backpressure(): Promise<void> | undefined;
+  /** At end of input: a Promise until everything in flight settled; undefined when nothing is. Throws a failure. */
+  drain(): Promise<void> | undefined;
 }

@@ -5,7 +5,7 @@ import { describeNode } from "../plan/explain.js";
 import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
-import { type ConnectorTable, type TableDescriptor, connectorSpec } from "./table-descriptor.js";
+import { type ConnectorSpec, type ConnectorTable, type TableDescriptor, connectorSpec, isBuiltInConnector } from "./table-descriptor.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { isImplicitlyAssignable } from "../types/values.js";
@@ -23,11 +23,24 @@ export interface RegisteredTable {
 export class TableRegistry {
   private readonly temporary = new Map<string, RegisteredTable>();
   private readonly permanent = new Map<string, RegisteredTable>();
+  /** Connectors registered with `env.registerConnector`, in addition to the built-in ones. */
+  private readonly userConnectors = new Map<string, ConnectorSpec>();
+
+  /** Adds a user connector; a name taken by a built-in or an earlier registration is an error. */
+  registerConnector(spec: ConnectorSpec): void {
+    if (this.userConnectors.has(spec.name) || isBuiltInConnector(spec.name)) {
+      throw new ValidationError(`a connector named '${spec.name}' is already registered`);
+    }
+    this.userConnectors.set(spec.name, spec);
+  }
+
+  /** The connector named `name` (user connectors first, then built-ins); unknown names list the available ones. */
+  readonly connector = (name: string): ConnectorSpec => this.userConnectors.get(name) ?? connectorSpec(name, [...this.userConnectors.keys()]);
 
   /** Registers a table; `taken(name)` reports names used by views. Flink's messages for duplicates. */
   register(name: string, descriptor: TableDescriptor<object>, temporary: boolean, ignoreIfExists: boolean, viewExists: boolean): void {
     if (typeof name !== "string" || name.length === 0) throw new ValidationError(`${temporary ? "createTemporaryTable" : "createTable"} needs a table name`);
-    connectorSpec(descriptor.connector);
+    this.connector(descriptor.connector);
     if (!descriptor.schemaSpec) {
       throw new ValidationError(`table '${name}' (connector '${descriptor.connector}') needs a schema: TableDescriptor.forConnector(...).schema(Schema.newBuilder()...build())`);
     }
@@ -74,9 +87,9 @@ function emissionOf(d: TableDescriptor<object>, config: (k: string) => string | 
 const SCAN_OPTIONS = ["scan.watermark.emit.strategy", "scan.watermark.emit.interval-records"];
 
 /** `env.from(name)` of a connector table: validates the options for reading and builds the scan. */
-export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined): SourceScanNode {
+export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined, connectors: (name: string) => ConnectorSpec = connectorSpec): SourceScanNode {
   const d = t.descriptor;
-  const spec = connectorSpec(d.connector);
+  const spec = connectors(d.connector);
   if (!spec.canRead) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a sink. It cannot be used as a source (table '${t.name}').`);
   }
@@ -125,7 +138,7 @@ export function sinkNode(input: PlanNode, target: string | TableDescriptor<objec
       d = d.toBuilder().schema(Schema.newBuilder().fromRowDataType(rowTypeOf(input.schema)).build()).build();
     }
   }
-  const spec = connectorSpec(d.connector);
+  const spec = registry.connector(d.connector);
   if (!spec.canWrite) {
     throw new ValidationError(`Connector '${d.connector}' can only be used as a source. It cannot be used as a sink (table '${name}').`);
   }

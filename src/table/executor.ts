@@ -39,6 +39,11 @@ export interface JobSettings {
   readonly clock: () => number;
   /** Resolves user functions called by name. */
   readonly resolveFunction?: FunctionResolver;
+  /**
+   * The environment's connectors by name (built-in and registered with `env.registerConnector`); the
+   * run-time side of a scan or sink finds its connector here. Absent: the built-in connectors only.
+   */
+  readonly connectors?: (name: string) => object;
 }
 
 export interface Executor {

@@ -156,11 +156,16 @@ export function registerConnector(spec: ConnectorSpec): void {
   connectors.set(spec.name, spec);
 }
 
+/** Whether `name` is a built-in connector's. */
+export function isBuiltInConnector(name: string): boolean {
+  return connectors.has(name);
+}
+
 /** The connector named `name`; unknown names list the available ones (Flink: "Could not find any factory"). */
-export function connectorSpec(name: string): ConnectorSpec {
+export function connectorSpec(name: string, more: readonly string[] = []): ConnectorSpec {
   const c = connectors.get(name);
   if (!c) {
-    throw new ValidationError(`Could not find any factory for identifier '${name}' that implements a connector. Available factory identifiers are: [${[...connectors.keys()].sort().join(", ")}]`);
+    throw new ValidationError(`Could not find any factory for identifier '${name}' that implements a connector. Available factory identifiers are: [${[...connectors.keys(), ...more].sort().join(", ")}]`);
   }
   return c;
 }

@@ -29,6 +29,9 @@ import { TableDescriptor } from "./table-descriptor.js";
 import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
 import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
 import { executeSql, sqlQuery } from "../sql/execute.js";
+import type { ConnectorDefinition } from "../connectors/api/contract.js";
+import type { OptionDecls } from "../connectors/api/options.js";
+import { connectorFromDefinition } from "../connectors/api/adapter.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -193,7 +196,7 @@ export class TableEnvironment {
   from(target: string | TableDescriptor<object>): Table<object> {
     if (target instanceof TableDescriptor) {
       const name = `*anonymous_${target.connector}$${++this.anonymousTables}*`;
-      return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
+      return new Table(this, scanNode({ name, descriptor: target, temporary: true }, this.planContext(), this.isBatch(), (k) => this.config.get(k), this.tables.connector));
     }
     const name = target;
     const t = this.views.get(name) ?? this.scanTable(name);
@@ -251,6 +254,16 @@ export class TableEnvironment {
   readonly tables = new TableRegistry();
 
   /**
+   * Registers a connector (built with `defineConnector`) under its name for this environment: tables
+   * declared with `TableDescriptor.forConnector(name)` or SQL `WITH ('connector' = name, ...)` use it.
+   * A name taken by a built-in connector or an earlier registration is a ValidationError.
+   */
+  registerConnector<O extends OptionDecls>(connector: ConnectorDefinition<O>): this {
+    this.tables.registerConnector(connectorFromDefinition(connector as unknown as ConnectorDefinition));
+    return this;
+  }
+
+  /**
    * Registers a connector table (Flink's catalog table): `env.createTable("Names",
    * TableDescriptor.forConnector("datagen").schema(...).option("rows-per-second", "1").build())`.
    * Fails if a table of that name exists, unless `ignoreIfExists`.
@@ -289,7 +302,7 @@ export class TableEnvironment {
   /** @internal A scan of a registered connector table, or undefined. */
   scanTable(name: string): Table<object> | undefined {
     const t = this.tables.get(name);
-    return t && new Table(this, scanNode(t, this.planContext(), this.isBatch(), (k) => this.config.get(k)));
+    return t && new Table(this, scanNode(t, this.planContext(), this.isBatch(), (k) => this.config.get(k), this.tables.connector));
   }
 
   /** @internal Plans writing `input` into a table (by name or descriptor). */
@@ -301,6 +314,7 @@ export class TableEnvironment {
   startInsert(node: SinkNode | StatementSetNode, signal?: AbortSignal): InsertTableResult {
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
+      connectors: this.tables.connector,
     };
     return startInsert(this.negotiate(node, false) as SinkNode | StatementSetNode, settings, signal);
   }
@@ -357,6 +371,7 @@ export class TableEnvironment {
     const executor = getExecutor();
     const settings = {
       batch: this.isBatch(), config: this.config.options, clock: this.clock, resolveFunction: this.planContext().resolveFunction,
+      connectors: this.tables.connector,
     };
     const root = this.negotiate(node, true);
     return new TableResult(node.schema, (sink) => executor.createJob(root, settings, sink), this.isBatch(), signal);

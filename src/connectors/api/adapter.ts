@@ -1,0 +1,71 @@
+import { ValidationError } from "../../types/errors.js";
+import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { Connector } from "../connector.js";
+import { Kind } from "../../types/row.js";
+import type { ConnectorDefinition, RowFormat, TableContext } from "./contract.js";
+import { LOOKUP_FRAMEWORK_OPTIONS, SINK_FRAMEWORK_OPTIONS } from "./framework-options.js";
+import type { OptionDecls } from "./options.js";
+import { parseOptions } from "./parse-options.js";
+import { formatDefinition, formatNames } from "./formats.js";
+import { createApiReader } from "./source-adapter.js";
+import { createApiWriter } from "./sink-adapter.js";
+
+type Role = "source" | "sink" | "lookup";
+
+/**
+ * The connector behind a public definition: the planner and the interpreter see it as any built-in
+ * connector (one mechanism), its options parsed once per table and role into a TableContext.
+ */
+export function connectorFromDefinition(def: ConnectorDefinition): Connector {
+  const context = (table: ConnectorTable, role: Role) => tableContext(def, table, role);
+  const connector: Connector = {
+    name: def.name,
+    canRead: def.source !== undefined,
+    canWrite: def.sink !== undefined,
+    validate(table, role) {
+      const ctx = context(table, role);
+      def.validate?.(ctx, role);
+    },
+    isBounded: (table) => def.source?.bounded?.(context(table, "source")) ?? true,
+    sinkChangelog: (table) => def.sink?.changelog?.(context(table, "sink")) ?? (table.primaryKey ? "upsert" : "insert-only"),
+    sourceKinds: (table) => {
+      const c = def.source?.changelog?.(context(table, "source")) ?? "insert-only";
+      if (c === "upsert" && !table.primaryKey) throw new ValidationError(`table '${table.tableName}' (connector '${def.name}') produces upserts and needs a primary key`);
+      return c === "insert-only" ? [Kind.INSERT] : c === "upsert" ? [Kind.INSERT, Kind.UPDATE_AFTER, Kind.DELETE] : [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER, Kind.DELETE];
+    },
+    createReader: (table) => createApiReader(def, context(table, "source")),
+    createWriter: (table) => createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table)),
+  };
+  return connector;
+}
+
+/** Parses a table's options for a role: the connector's own, the role's framework options, the format's. */
+export function tableContext(def: ConnectorDefinition, table: ConnectorTable, role: Role): TableContext {
+  const frameworkDecls: OptionDecls = role === "sink" ? SINK_FRAMEWORK_OPTIONS : role === "lookup" ? LOOKUP_FRAMEWORK_OPTIONS : {};
+  const decls: OptionDecls = { ...def.options, ...frameworkDecls };
+  let format: RowFormat | undefined;
+  const formatKeys: string[] = [];
+  const formatOptions = new Map<string, string>();
+  if (def.formats) {
+    const allowed = def.formats === true ? formatNames() : def.formats;
+    formatKeys.push("format");
+    const name = table.options.get("format");
+    if (name !== undefined) {
+      if (!allowed.includes(name)) throw new ValidationError(`table '${table.tableName}' (connector '${def.name}'): unsupported format '${name}'; supported: ${allowed.join(", ")}`);
+      const f = formatDefinition(name);
+      for (const [k, v] of table.options) {
+        if (k.startsWith(`${name}.`)) { formatKeys.push(k); formatOptions.set(k.slice(name.length + 1), v); }
+      }
+      const parsed = parseOptions(`${def.name}' format '${name}`, table.tableName, formatOptions, f.options);
+      format = f.create(table.physical.columns, parsed as never, table.tableName);
+    }
+  }
+  const given = new Map([...table.options].filter(([k]) => !formatKeys.includes(k)));
+  const options = parseOptions(def.name, table.tableName, given, decls);
+  return Object.freeze({
+    tableName: table.tableName, connector: def.name, options: Object.freeze(options), rawOptions: table.options,
+    columns: table.physical.columns.map((c) => ({ name: c.name, type: c.type })),
+    ...(table.primaryKey ? { primaryKey: table.primaryKey } : {}),
+    ...(format ? { format } : {}),
+  }) as TableContext;
+}

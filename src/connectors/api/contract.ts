@@ -1,0 +1,266 @@
+/**
+ * The public connector contract: what a connector written outside tablestream implements. One
+ * definition, registered once by name with `env.registerConnector(definition)`, serves
+ * `TableDescriptor.forConnector(name)` and SQL `CREATE TABLE ... WITH ('connector' = name, ...)`.
+ *
+ * Rows cross the contract as positional arrays in the table's physical column order (the order of
+ * `ctx.columns`), with values in tablestream's representation of each column type (docs/types.md: `number`
+ * for the integer and floating types including BIGINT, `Decimal` for DECIMAL, `Date` for DATE and the
+ * timestamps, `string`, `boolean`, arrays, `Map`, plain objects for ROW, `null` for NULL). Rows a source
+ * returns are checked and converted against the column types as `fromValues` converts its rows.
+ *
+ * Checkpoint hooks (positions, prepareCommit/commit) are part of the contract now so that sources and
+ * sinks written today can be restored later; the job calls them once checkpoints exist.
+ */
+import type { DataType } from "../../types/data-type.js";
+import type { RowKind } from "../../types/row.js";
+import type { OptionDecls, OptionValues } from "./options.js";
+
+/** Plain JSON data: what a position or a committable is made of (a checkpoint stores it as JSON). */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** One physical column of the table as the connector sees it. */
+export interface ConnectorColumn {
+  /** The column name. */
+  readonly name: string;
+  /** Its type (`type.root` is `INT`, `VARCHAR`, `DECIMAL`, ...; `type.isNullable`). */
+  readonly type: DataType;
+}
+
+/** What every connector factory receives: the table, its typed options, its columns. */
+export interface TableContext<O extends OptionDecls = OptionDecls> {
+  /** The table's name (`default_catalog`-less, as registered; anonymous descriptors get a generated one). */
+  readonly tableName: string;
+  /** The connector's name. */
+  readonly connector: string;
+  /** The options, parsed and validated against the connector's declarations. */
+  readonly options: OptionValues<O>;
+  /** Every option as given (strings), including framework options (`sink.*`, `lookup.*`, `format`). */
+  readonly rawOptions: ReadonlyMap<string, string>;
+  /** The physical columns, in the order of every row that crosses the contract. */
+  readonly columns: readonly ConnectorColumn[];
+  /** The primary key columns, when the schema declares one. */
+  readonly primaryKey?: readonly string[];
+  /** The table's format (when the connector declares `formats` and the table sets `format`). */
+  readonly format?: RowFormat;
+}
+
+// ---- sources ----------------------------------------------------------------------------------------
+
+/** What a source produces: inserts only, every kind (`+I -U +U -D`), or upserts by primary key (`+I +U -D`). */
+export type SourceChangelog = "insert-only" | "all" | "upsert";
+
+/** A batch of rows a source reader returns; `kinds` (one per row) defaults to all `+I`. */
+export interface SourceBatch {
+  /** Positional rows in the physical column order. The job takes ownership: do not reuse the arrays. */
+  readonly rows: readonly unknown[][];
+  /** The kind of each row (same length as `rows`); absent means every row is `+I`. */
+  readonly kinds?: readonly RowKind[];
+}
+
+/**
+ * A running scan (Flink's SourceReader): **pull-based**. The job calls `read()` only when it wants rows
+ * and never calls it again before the previous call settled, so a reader never needs to buffer ahead
+ * (that is the backpressure: a slow job reads slowly). `read()` resolves to the next batch, to an empty
+ * batch when nothing is available yet (unbounded sources; the job asks again later), or to `null` at
+ * the end (bounded sources). A rejection fails the job with an ExecutionError naming connector and table.
+ */
+export interface SourceReader {
+  /** The next rows; may return synchronously when rows are at hand (no Promise per batch then). */
+  read(): SourceBatch | null | Promise<SourceBatch | null>;
+  /**
+   * Where the reader stands after the rows it returned so far (a file offset, a last primary key, a
+   * log sequence number). Plain JSON; a checkpoint stores it and a restored job passes it back as
+   * `SourceContext.restoreFrom`. Readers that cannot be repositioned return null.
+   */
+  position(): JsonValue;
+  /** Releases connections and files. Called exactly once: at end of input, on cancel, on failure. */
+  close(): void | Promise<void>;
+}
+
+/** A filter the planner offers to a source (Flink's SupportsFilterPushDown): a comparison of a column with a literal. */
+export interface PushedFilter {
+  /** The physical column compared. */
+  readonly column: string;
+  /** The comparison; `IS NULL` / `IS NOT NULL` have no `value`, `IN` has an array `value`. */
+  readonly op: "=" | "<>" | "<" | "<=" | ">" | ">=" | "IS NULL" | "IS NOT NULL" | "IN";
+  /** The literal (column's representation), or the list of literals of `IN`. */
+  readonly value?: unknown;
+}
+
+/** What the planner may push into a bounded source (Flink's SupportsProjectionPushDown / SupportsFilterPushDown). */
+export interface SourcePushdown<O extends OptionDecls = OptionDecls> {
+  /** The source reads only the requested columns (rows then carry `ctx.columns` = the projected ones). */
+  readonly projection?: boolean;
+  /**
+   * Which of the offered filters the source applies itself. Filters it accepts are removed from the
+   * plan, so it must apply them exactly; the others stay in the plan. Default: none accepted.
+   */
+  acceptFilter?(filter: PushedFilter, table: TableContext<O>): boolean;
+}
+
+/** What a source reader is created with. */
+export interface SourceContext<O extends OptionDecls = OptionDecls> extends TableContext<O> {
+  /** The position to resume after (from a checkpoint); undefined for a fresh start. */
+  readonly restoreFrom?: JsonValue;
+  /** Aborted when the job is cancelled or fails: pending requests may stop early. */
+  readonly signal: AbortSignal;
+  /** Filters the source accepted (see SourcePushdown); it must return only rows that pass all of them. */
+  readonly filters: readonly PushedFilter[];
+  /** With projection pushdown: the positions, in the declared physical columns, of `columns`. */
+  readonly projection?: readonly number[];
+}
+
+/** The scan side of a connector (Flink's ScanTableSource). */
+export interface SourceDefinition<O extends OptionDecls = OptionDecls> {
+  /** Whether a scan of the table ends (batch mode reads only bounded tables). Default: bounded. */
+  bounded?(table: TableContext<O>): boolean;
+  /** What the scan produces. Default: insert-only. `upsert` needs a primary key. */
+  changelog?(table: TableContext<O>): SourceChangelog;
+  /** What the planner may push into the scan. */
+  readonly pushdown?: SourcePushdown<O>;
+  /** Opens a reader (connect, open files); called when the job starts. */
+  createReader(ctx: SourceContext<O>): SourceReader | Promise<SourceReader>;
+}
+
+// ---- sinks ------------------------------------------------------------------------------------------
+
+/** What a sink accepts: only inserts, upserts by primary key (`+I +U -D`, never `-U`), or every kind. */
+export type SinkChangelog = "insert-only" | "upsert" | "all";
+
+/** A batch of records handed to a sink writer: positional rows with their kinds, in changelog order. */
+export interface SinkBatch {
+  /** Rows in the physical column order; owned by the writer once handed over. */
+  readonly rows: readonly (readonly unknown[])[];
+  /** The kind of each row (same length as `rows`). */
+  readonly kinds: readonly RowKind[];
+}
+
+/** Opaque, JSON-serializable data a writer's `prepareCommit` returns and `commit` later receives. */
+export type Committable = JsonValue;
+
+/**
+ * A running sink (Flink's SinkWriter plus its committer hooks), **asynchronous**. The job collects
+ * records into batches of `sink.batch.max-size` rows and calls `write(batch)`; while
+ * `sink.requests.max-inflight` writes have not settled it stops reading its sources (backpressure),
+ * so at most max-size × max-inflight rows are in flight. Writes are issued in changelog order; with
+ * more than one in flight they may complete in any order (keep the default of 1 for upserts).
+ * A rejected write fails the job with an ExecutionError naming the connector, the table and the row
+ * (`error.rowIndex`, when the writer sets it, picks the row of the batch; otherwise its first row).
+ */
+export interface SinkWriter {
+  /** Writes a batch; resolve once it is durable enough for `flush()` to rely on. */
+  write(batch: SinkBatch): void | Promise<void>;
+  /** Makes everything written so far durable (called before close and, later, before each checkpoint). */
+  flush?(): void | Promise<void>;
+  /**
+   * Checkpoint hook (two-phase commit, phase one): everything written up to the checkpoint is flushed
+   * but not yet visible; returns what `commit` needs to make it visible (a transaction id, a file name).
+   */
+  prepareCommit?(checkpointId: number): Committable | Promise<Committable>;
+  /** Checkpoint hook (phase two): the checkpoint completed; make the prepared data visible. Idempotent. */
+  commit?(committables: readonly Committable[]): void | Promise<void>;
+  /** The job failed or was cancelled: drop what was not committed (after a restore, it is written again). */
+  abort?(reason: unknown): void | Promise<void>;
+  /**
+   * Ends the writer after the last batch and `flush()`: commit, release connections. Called exactly
+   * once per writer, also when the job is cancelled (after `abort`) or fails.
+   */
+  close(): void | Promise<void>;
+}
+
+/** What a sink writer is created with. */
+export interface SinkContext<O extends OptionDecls = OptionDecls> extends TableContext<O> {
+  /** The sink's changelog as planned (`upsert` when the table has a primary key and the connector says so). */
+  readonly changelog: SinkChangelog;
+  /** Aborted when the job is cancelled or fails. */
+  readonly signal: AbortSignal;
+  /** Committables of a checkpoint the restored job must commit (checkpoint issue); empty for a fresh start. */
+  readonly pendingCommittables: readonly Committable[];
+}
+
+/** The write side of a connector (Flink's DynamicTableSink). */
+export interface SinkDefinition<O extends OptionDecls = OptionDecls> {
+  /** What the sink accepts. Default: `upsert` when the table has a primary key, else `insert-only`. */
+  changelog?(table: TableContext<O>): SinkChangelog;
+  /** Opens a writer (connect, create files); called when the job starts. */
+  createWriter(ctx: SinkContext<O>): SinkWriter | Promise<SinkWriter>;
+}
+
+// ---- lookup sources ---------------------------------------------------------------------------------
+
+/**
+ * A lookup reader (Flink's AsyncLookupFunction): the rows whose key columns equal `key`, at the moment
+ * of the call. The lookup join caches results per `lookup.cache` (`NONE` or `PARTIAL`, with
+ * `lookup.partial-cache.max-rows`, `.expire-after-write`, `.expire-after-access`, `.cache-missing-key`)
+ * and keeps at most `lookup.async.max-concurrent` lookups in flight.
+ */
+export interface LookupReader {
+  /** The matching rows (physical column order); a synchronous return skips the Promise. */
+  lookup(key: readonly unknown[]): readonly (readonly unknown[])[] | Promise<readonly (readonly unknown[])[]>;
+  /** Releases connections. Called once when the job ends. */
+  close?(): void | Promise<void>;
+}
+
+/** What a lookup reader is created with. */
+export interface LookupContext<O extends OptionDecls = OptionDecls> extends TableContext<O> {
+  /** The key columns the join looks up by, in the order of `lookup(key)`'s values. */
+  readonly keys: readonly string[];
+  /** Aborted when the job is cancelled or fails. */
+  readonly signal: AbortSignal;
+}
+
+/** The lookup side of a connector (Flink's LookupTableSource). */
+export interface LookupDefinition<O extends OptionDecls = OptionDecls> {
+  /** Creates a reader for lookups by `ctx.keys`. */
+  createReader(ctx: LookupContext<O>): LookupReader | Promise<LookupReader>;
+}
+
+// ---- formats ----------------------------------------------------------------------------------------
+
+/**
+ * A row format (CSV, JSON Lines, raw) any connector can use for text records: one record per line.
+ * A connector that declares `formats` accepts the `format` option and that format's own options
+ * (`csv.*`, `json.*`, `raw.*`); its context then carries the format, bound to the table's columns.
+ */
+export interface RowFormat {
+  /** The format's name: `csv`, `json`, `raw`, or a user format's. */
+  readonly name: string;
+  /** Decodes one record's text into a positional row; throws a ValidationError naming column and value. */
+  decode(text: string): unknown[];
+  /** Encodes one row (physical column order) into its text, without a line break. */
+  encode(row: readonly unknown[]): string;
+}
+
+/** A format definition: its options and how it binds to a table's columns. */
+export interface FormatDefinition<O extends OptionDecls = OptionDecls> {
+  /** The value of the `format` option that selects it. */
+  readonly name: string;
+  /** Its options, without the `<name>.` prefix the table writes them with (`field-delimiter` for `csv.field-delimiter`). */
+  readonly options: O;
+  /** Binds the format to a table's columns; throws a ValidationError for a column type it cannot hold. */
+  create(columns: readonly ConnectorColumn[], options: OptionValues<O>, tableName: string): RowFormat;
+}
+
+// ---- the connector ----------------------------------------------------------------------------------
+
+/**
+ * A connector: a name, its options and the roles it plays. Build it with `defineConnector({...})`
+ * (which infers the option types) and register it with `env.registerConnector(connector)`.
+ */
+export interface ConnectorDefinition<O extends OptionDecls = OptionDecls> {
+  /** The identifier tables name it by (`'connector' = 'name'`); lowercase, `[a-z0-9-]`. */
+  readonly name: string;
+  /** The options it reads (framework options such as `sink.batch.max-size` are accepted in addition). */
+  readonly options: O;
+  /** Whether the connector reads and writes rows through a format (`format` option); `true` = every known format. */
+  readonly formats?: boolean | readonly string[];
+  /** Checks across options, after each was parsed (e.g. "either 'table' or 'query'"); throw a ValidationError. */
+  validate?(table: TableContext<O>, role: "source" | "sink" | "lookup"): void;
+  /** The scan side, when tables of this connector can be read. */
+  readonly source?: SourceDefinition<O>;
+  /** The write side, when tables of this connector can be written. */
+  readonly sink?: SinkDefinition<O>;
+  /** The lookup side, when tables of this connector can be the dimension of a lookup join. */
+  readonly lookup?: LookupDefinition<O>;
+}

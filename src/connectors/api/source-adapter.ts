@@ -1,0 +1,151 @@
+import type { Output } from "../../exec/operator.js";
+import type { PollResult, SourceReader as InternalReader } from "../../exec/source.js";
+import { ExecutionError, TableError } from "../../types/errors.js";
+import { Kind, kindFromShort } from "../../types/row.js";
+import { coerceValue } from "../../types/values.js";
+import type { ConnectorDefinition, PushedFilter, SourceBatch, SourceContext, SourceReader, TableContext } from "./contract.js";
+
+/** How long the job waits before asking again after an empty batch. */
+const EMPTY_BATCH_PAUSE_MS = 10;
+
+/** What the planner pushed into a scan (filters the source accepted, the projected physical columns). */
+export interface ScanPushdown {
+  readonly filters: readonly PushedFilter[];
+  readonly projection?: readonly number[];
+}
+
+/**
+ * A public pull-based reader seen through the interpreter's poll contract: one `read()` outstanding
+ * at a time, started only when the job polls (so the connector is never asked for more than the job
+ * takes), its batch handed out `max` rows per poll. Rows are checked against the column types as
+ * `fromValues` checks its rows; a reader failure names the connector, the table and the row count.
+ */
+export class ApiSourceReader implements InternalReader {
+  private reader: SourceReader | undefined;
+  private pending: Promise<void> | undefined;
+  private failure: unknown;
+  private batch: SourceBatch | undefined;
+  private next = 0;
+  private ended = false;
+  private closed = false;
+  private rows = 0;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly pushdown: ScanPushdown = { filters: [] }) {}
+
+  poll(out: Output, max: number): PollResult {
+    if (this.failure !== undefined) throw this.fail(this.failure);
+    if (this.pending !== undefined) return this.pending;
+    if (this.reader === undefined) {
+      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, ...this.pushdown };
+      const r = this.guard(() => this.def.source!.createReader(ctx));
+      if (isPromise(r)) return this.wait(r.then((x) => { this.reader = x; }));
+      this.reader = r;
+    }
+    let n = 0;
+    while (n < max) {
+      const b = this.batch;
+      if (b === undefined) {
+        const r = this.guard(() => this.reader!.read());
+        if (isPromise(r)) return n > 0 ? "more" : this.wait(r.then((x) => this.take(x)));
+        this.take(r);
+        if (this.ended) return this.end(out);
+        continue;
+      }
+      const rows = b.rows;
+      const kinds = b.kinds;
+      for (; this.next < rows.length && n < max; n++) {
+        const i = this.next++;
+        out.record(kinds === undefined ? Kind.INSERT : this.kindOf(kinds[i]), this.check(rows[i]!));
+      }
+      if (this.next >= rows.length) { this.batch = undefined; this.next = 0; }
+      // an empty batch: nothing now; ask again shortly (a Promise, so an idle unbounded source does not spin)
+      if (this.batch === undefined && rows.length === 0) return n > 0 ? "more" : this.wait(new Promise((r) => setTimeout(r, EMPTY_BATCH_PAUSE_MS)));
+    }
+    return "more";
+  }
+
+  private take(b: SourceBatch | null): void {
+    if (b === null) { this.ended = true; return; }
+    if (b === undefined || !Array.isArray(b.rows)) throw new ExecutionError(`${this.where()}: read() must resolve to { rows, kinds? } or null, got ${String(b)}`);
+    if (b.kinds !== undefined && b.kinds.length !== b.rows.length) throw new ExecutionError(`${this.where()}: a batch has ${b.rows.length} rows but ${b.kinds.length} kinds`);
+    this.batch = b;
+    this.next = 0;
+  }
+
+  private end(out: Output): "end" {
+    out.watermark(Infinity);
+    out.endInput();
+    this.close();
+    return "end";
+  }
+
+  private kindOf(k: unknown): number {
+    try { return kindFromShort(k as string); } catch (e) { throw new ExecutionError(`${this.where()}, row ${this.rows + 1}: ${(e as Error).message}`); }
+  }
+
+  private check(row: unknown[]): unknown[] {
+    const n = ++this.rows;
+    const cols = this.table.columns;
+    if (!Array.isArray(row) || row.length !== cols.length) {
+      throw new ExecutionError(`${this.where()}, row ${n}: expected an array of ${cols.length} values [${cols.map((c) => c.name).join(", ")}], got ${Array.isArray(row) ? `${row.length} values` : String(row)}`);
+    }
+    for (let j = 0; j < cols.length; j++) {
+      const c = cols[j]!;
+      row[j] = coerceValue(c.type, row[j], () => `${this.where()}, row ${n}, column '${c.name}'`);
+    }
+    return row;
+  }
+
+  private where(): string {
+    return `connector '${this.def.name}' table '${this.table.tableName}'`;
+  }
+
+  private guard<T>(f: () => T): T {
+    try { return f(); } catch (e) { throw this.fail(e); }
+  }
+
+  private wait(p: Promise<unknown>): Promise<void> {
+    this.pending = p.then(
+      () => { this.pending = undefined; },
+      (e) => { this.pending = undefined; this.failure = e ?? new Error("rejected"); },
+    );
+    return this.pending;
+  }
+
+  private fail(e: unknown): TableError {
+    if (e instanceof TableError) return e;
+    return new ExecutionError(`${this.where()}: read failed after ${this.rows} rows: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+
+  position(): unknown { return this.reader?.position() ?? null; }
+
+  seek(): void {
+    throw new ExecutionError(`${this.where()}: a restored scan starts from SourceContext.restoreFrom, not by seeking`);
+  }
+
+  /** Cancelling or ending the job: aborts pending requests and closes the reader once. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    const r = this.reader;
+    if (r === undefined) {
+      // still opening: close it once it is open
+      this.pending?.then(() => { void this.reader?.close(); }, () => {});
+      return;
+    }
+    try {
+      const p = r.close();
+      if (isPromise(p)) p.then(undefined, () => {});
+    } catch { /* closing must not hide why the job stopped */ }
+  }
+}
+
+export function isPromise<T>(v: unknown): v is Promise<T> {
+  return v !== null && typeof v === "object" && typeof (v as { then?: unknown }).then === "function";
+}
+
+export function createApiReader(def: ConnectorDefinition, table: TableContext, pushdown?: ScanPushdown): InternalReader {
+  return new ApiSourceReader(def, table, pushdown);
+}
