@@ -9,9 +9,15 @@ import { datagenConnector } from "./datagen/index.js";
 import { filesystemConnector } from "./filesystem/index.js";
 import { blackholeConnector, printConnector } from "./print.js";
 import { ScanReader } from "./scan.js";
+import { connectorFromDefinition } from "./api/adapter.js";
+import { jdbcConnector } from "./jdbc/index.js";
 import { SinkOperator } from "./sink-operator.js";
 
-const BUILT_IN: readonly Connector[] = [datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector];
+const BUILT_IN: readonly Connector[] = [
+  datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector,
+  // built on the public connector API
+  connectorFromDefinition(jdbcConnector),
+];
 
 /**
  * Installs the built-in connectors (planning side and run-time side) and the operators of scans and

@@ -47,7 +47,8 @@ export class ApiSourceReader implements InternalReader {
       const b = this.batch;
       if (b === undefined) {
         const r = this.guard(() => this.reader!.read());
-        if (isPromise(r)) return n > 0 ? "more" : this.wait(r.then((x) => this.take(x)));
+        // the read is pending either way (rows emitted this poll or not): its batch must not be dropped
+        if (isPromise(r)) { const p = this.wait(r.then((x) => this.take(x))); return n > 0 ? "more" : p; }
         this.take(r);
         if (this.ended) return this.end(out);
         continue;

@@ -1,23 +1,36 @@
 import { ValidationError } from "../../types/errors.js";
-import { checkOptionKeys, type ConnectorTable } from "../../table/table-descriptor.js";
-import { parseDuration } from "../datagen/duration.js";
-import { intOption } from "../connector.js";
+import type { TableContext } from "../api/contract.js";
+import { LOOKUP_FRAMEWORK_OPTIONS, SINK_FRAMEWORK_OPTIONS } from "../api/framework-options.js";
+import { option, type OptionValues } from "../api/options.js";
 
 /**
- * The options of the `jdbc` connector, with Flink's JDBC connector names and defaults. Parsed once per
- * table (validate and run time share it), so that a malformed value is an error naming the option.
+ * The options of the `jdbc` connector, with Flink's JDBC connector names and defaults. The lookup cache
+ * (`lookup.cache`, `lookup.partial-cache.*`, `lookup.max-retries`) and the sink's batching into `write()`
+ * calls (`sink.batch.max-size`, `sink.requests.max-inflight`) are the connector framework's, declared here
+ * too so that one table can be scanned, looked up and written.
  */
-export interface JdbcOptions {
-  readonly url: string;
-  readonly tableName: string;
-  readonly username: string | undefined;
-  readonly password: string | undefined;
-  readonly partition: PartitionOptions | undefined;
-  /** Rows fetched per round trip of a scan (PostgreSQL: a cursor's FETCH; 0 = everything at once). */
-  readonly fetchSize: number;
-  readonly sink: SinkOptions;
-  readonly lookup: LookupOptions;
-}
+export const JDBC_OPTIONS = {
+  url: option.string({ required: true, description: "The database: 'jdbc:postgresql://host:port/db' (or 'postgres://…'), 'jdbc:sqlite:/path/file.db' (or 'sqlite::memory:')." }),
+  "table-name": option.string({ required: true, description: "The table in the database ('schema.table' for PostgreSQL); names are quoted, so they match exactly." }),
+  driver: option.string({ description: "Accepted for Flink compatibility; the driver follows from the url." }),
+  username: option.string({ description: "PostgreSQL user (overrides the url's)." }),
+  password: option.string({ secret: true, description: "PostgreSQL password (overrides the url's)." }),
+  "connection.max-retry-timeout": option.duration({ default: 60_000, description: "How long opening a connection may take." }),
+  "scan.partition.column": option.string({ description: "A numeric column to split the scan by." }),
+  "scan.partition.num": option.int({ min: 1, description: "How many partitions (queries) the scan is split into." }),
+  "scan.partition.lower-bound": option.int({ description: "The smallest value of the first partition." }),
+  "scan.partition.upper-bound": option.int({ description: "The largest value of the last partition." }),
+  "scan.fetch-size": option.int({ default: 0, min: 0, description: "Rows fetched per round trip (PostgreSQL: a cursor in a read-only transaction); 0 = each partition's result at once." }),
+  "scan.auto-commit": option.boolean({ default: true, description: "Accepted for Flink compatibility; scans read inside one read-only transaction." }),
+  "sink.buffer-flush.max-rows": option.int({ default: 100, min: 0, description: "Buffered rows that trigger a flush (0: no row limit)." }),
+  "sink.buffer-flush.interval": option.duration({ default: 1000, description: "Buffered rows are flushed at least this often (0: only by row count and at the end)." }),
+  "sink.max-retries": option.int({ default: 3, min: 0, description: "Retries of a failed flush (the first at once, the n-th after n−1 seconds, as Flink)." }),
+  ...SINK_FRAMEWORK_OPTIONS,
+  ...LOOKUP_FRAMEWORK_OPTIONS,
+} as const;
+
+export type JdbcOptionValues = OptionValues<typeof JDBC_OPTIONS>;
+export type JdbcTable = TableContext<typeof JDBC_OPTIONS>;
 
 export interface PartitionOptions {
   readonly column: string;
@@ -26,136 +39,32 @@ export interface PartitionOptions {
   readonly upper: number;
 }
 
-export interface SinkOptions {
-  /** Buffered rows that trigger a flush (0: no row limit). */
-  readonly maxRows: number;
-  /** Milliseconds after which buffered rows are flushed (0: no periodic flush). */
-  readonly intervalMillis: number;
-  /** Retries of a failed flush (each retry waits 1 s × attempt, as Flink's JDBC writer). */
-  readonly maxRetries: number;
-}
-
-export interface LookupOptions {
-  /** Cached keys (0: no cache). */
-  readonly cacheMaxRows: number;
-  /** Milliseconds a cached entry lives after it was loaded. */
-  readonly cacheTtlMillis: number;
-  /** Whether a key that found no row is cached too. */
-  readonly cacheMissingKey: boolean;
-  readonly maxRetries: number;
-}
-
-export const JDBC_OPTIONS = [
-  "url", "table-name", "driver", "username", "password", "connection.max-retry-timeout",
-  "scan.partition.column", "scan.partition.num", "scan.partition.lower-bound", "scan.partition.upper-bound",
-  "scan.fetch-size", "scan.auto-commit",
-  "sink.buffer-flush.max-rows", "sink.buffer-flush.interval", "sink.max-retries", "sink.parallelism",
-  "lookup.cache", "lookup.partial-cache.max-rows", "lookup.partial-cache.expire-after-write",
-  "lookup.partial-cache.expire-after-access", "lookup.partial-cache.cache-missing-key",
-  "lookup.cache.max-rows", "lookup.cache.ttl", "lookup.cache.caching-missing-key", "lookup.max-retries",
-] as const;
-
 const PARTITION_KEYS = ["scan.partition.column", "scan.partition.num", "scan.partition.lower-bound", "scan.partition.upper-bound"] as const;
-
-function required(table: ConnectorTable, key: string): string {
-  const v = table.options.get(key);
-  if (v === undefined || v.trim() === "") throw new ValidationError(`jdbc table '${table.tableName}' needs the option '${key}'`);
-  return v;
-}
-
-function wholeNumber(table: ConnectorTable, key: string): number {
-  const v = table.options.get(key)!;
-  if (!/^\s*-?\d+\s*$/.test(v) || !Number.isSafeInteger(Number(v))) {
-    throw new ValidationError(`option '${key}' of table '${table.tableName}' must be a whole number, got '${v}'`);
-  }
-  return Number(v);
-}
-
-function duration(table: ConnectorTable, key: string, fallback: number): number {
-  const v = table.options.get(key);
-  return v === undefined ? fallback : parseDuration(v, `option '${key}' of table '${table.tableName}'`);
-}
-
-function bool(table: ConnectorTable, keys: readonly string[], fallback: boolean): boolean {
-  for (const key of keys) {
-    const v = table.options.get(key);
-    if (v === undefined) continue;
-    const l = v.trim().toLowerCase();
-    if (l !== "true" && l !== "false") throw new ValidationError(`option '${key}' of table '${table.tableName}' must be 'true' or 'false', got '${v}'`);
-    return l === "true";
-  }
-  return fallback;
-}
 
 /**
  * Flink's rule for the partitioned scan: the four `scan.partition.*` options come together or not at all,
- * the column is a numeric (or date/time) column of the table, `num` ≥ 1 and lower ≤ upper.
+ * the column is a numeric column of the table and lower ≤ upper.
  */
-function partitionOptions(table: ConnectorTable): PartitionOptions | undefined {
-  const given = PARTITION_KEYS.filter((k) => table.options.has(k));
+export function partitionOptions(table: JdbcTable, checkColumn = true): PartitionOptions | undefined {
+  const o = table.options;
+  const given = PARTITION_KEYS.filter((k) => o[k] !== undefined);
   if (given.length === 0) return undefined;
   if (given.length < PARTITION_KEYS.length) {
-    const missing = PARTITION_KEYS.filter((k) => !table.options.has(k));
+    const missing = PARTITION_KEYS.filter((k) => o[k] === undefined);
     throw new ValidationError(`jdbc table '${table.tableName}': the options ${PARTITION_KEYS.map((k) => `'${k}'`).join(", ")} must all be set for a partitioned scan; missing ${missing.map((k) => `'${k}'`).join(", ")}`);
   }
-  const column = table.options.get("scan.partition.column")!;
-  const col = table.physical.columns.find((c) => c.name === column);
+  const column = o["scan.partition.column"]!;
+  const col = checkColumn ? table.columns.find((c) => c.name === column) : { type: { root: "INT" } };
   if (col === undefined) {
-    throw new ValidationError(`jdbc table '${table.tableName}': 'scan.partition.column' = '${column}' is not a physical column of [${table.physical.names.join(", ")}]`);
+    throw new ValidationError(`jdbc table '${table.tableName}': 'scan.partition.column' = '${column}' is not a physical column of [${table.columns.map((c) => c.name).join(", ")}]`);
   }
   if (!["TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL"].includes(col.type.root)) {
     throw new ValidationError(`jdbc table '${table.tableName}': 'scan.partition.column' = '${column}' must be a numeric column (TINYINT, SMALLINT, INT, BIGINT, DECIMAL), it is ${col.type}`);
   }
-  const num = intOption(table, "scan.partition.num", 1)!;
-  const lower = wholeNumber(table, "scan.partition.lower-bound");
-  const upper = wholeNumber(table, "scan.partition.upper-bound");
+  const lower = o["scan.partition.lower-bound"]!;
+  const upper = o["scan.partition.upper-bound"]!;
   if (lower > upper) {
     throw new ValidationError(`jdbc table '${table.tableName}': 'scan.partition.lower-bound' (${lower}) must not be greater than 'scan.partition.upper-bound' (${upper})`);
   }
-  return { column, num, lower, upper };
-}
-
-function lookupOptions(table: ConnectorTable): LookupOptions {
-  const mode = table.options.get("lookup.cache");
-  if (mode !== undefined && !["NONE", "PARTIAL"].includes(mode.trim().toUpperCase())) {
-    throw new ValidationError(`option 'lookup.cache' of table '${table.tableName}' must be NONE or PARTIAL, got '${mode}'`);
-  }
-  const partial = mode?.trim().toUpperCase() === "PARTIAL";
-  const maxRows = partial ? intOption(table, "lookup.partial-cache.max-rows", 1) : intOption(table, "lookup.cache.max-rows", 0);
-  if (partial && maxRows === undefined) {
-    throw new ValidationError(`jdbc table '${table.tableName}': 'lookup.cache' = 'PARTIAL' needs 'lookup.partial-cache.max-rows'`);
-  }
-  const ttl = partial
-    ? Math.min(duration(table, "lookup.partial-cache.expire-after-write", Infinity), duration(table, "lookup.partial-cache.expire-after-access", Infinity))
-    : duration(table, "lookup.cache.ttl", Infinity);
-  return {
-    cacheMaxRows: maxRows ?? 0,
-    cacheTtlMillis: ttl,
-    cacheMissingKey: bool(table, ["lookup.partial-cache.cache-missing-key", "lookup.cache.caching-missing-key"], true),
-    maxRetries: intOption(table, "lookup.max-retries", 0, 3)!,
-  };
-}
-
-/** Every option of a jdbc table, validated; unknown keys list the supported ones (Flink's message). */
-export function jdbcOptions(table: ConnectorTable): JdbcOptions {
-  checkOptionKeys(table, JDBC_OPTIONS);
-  const username = table.options.get("username");
-  const password = table.options.get("password");
-  if (password !== undefined && username === undefined) {
-    throw new ValidationError(`jdbc table '${table.tableName}': 'password' is set but 'username' is not; set both or neither`);
-  }
-  return {
-    url: required(table, "url"),
-    tableName: required(table, "table-name"),
-    username,
-    password,
-    partition: partitionOptions(table),
-    fetchSize: intOption(table, "scan.fetch-size", 0, 1000)!,
-    sink: {
-      maxRows: intOption(table, "sink.buffer-flush.max-rows", 0, 100)!,
-      intervalMillis: duration(table, "sink.buffer-flush.interval", 1000),
-      maxRetries: intOption(table, "sink.max-retries", 0, 3)!,
-    },
-    lookup: lookupOptions(table),
-  };
+  return { column, num: o["scan.partition.num"]!, lower, upper };
 }
