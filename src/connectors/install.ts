@@ -11,12 +11,13 @@ import { blackholeConnector, printConnector } from "./print.js";
 import { ScanReader } from "./scan.js";
 import { connectorFromDefinition } from "./api/adapter.js";
 import { jdbcConnector } from "./jdbc/index.js";
+import { parquetConnector } from "./parquet/index.js";
 import { SinkOperator } from "./sink-operator.js";
 
 const BUILT_IN: readonly Connector[] = [
   datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector,
   // built on the public connector API
-  connectorFromDefinition(jdbcConnector),
+  connectorFromDefinition(jdbcConnector), connectorFromDefinition(parquetConnector),
 ];
 
 /**
