@@ -64,7 +64,8 @@ export type { ColumnSelector } from "./expressions/column-functions.js";
 // declaration: true must be able to name them.
 export type { TCol, TLit, TOp, TAlias, TAgg, TErr, TWindowAlias, TUdf, TUdtf } from "./expressions/type-level.js";
 export { Decimal } from "decimal.js";
-export { ScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
+export { ScalarFunction, AsyncScalarFunction, TableFunction, AggregateFunction, TableAggregateFunction } from "./functions/index.js";
+export type { AsyncScalarFunctionSpec } from "./functions/index.js";
 export type {
   ScalarFunctionSpec, TableFunctionSpec, TableFunctionCollector, TableFunctionRow, AggregateFunctionSpec, UserDefinedFunction,
   ParamValues, RegistrableFunction, TableAggregateFunctionSpec, TableAggregateCollector, RetractableCollector,

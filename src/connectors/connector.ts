@@ -1,5 +1,6 @@
 import type { SinkWriter, SourceReader } from "../exec/source.js";
 import { ValidationError } from "../types/errors.js";
+import type { ScanPushdown } from "../plan/pushed-filter.js";
 import type { JobSettings } from "../table/executor.js";
 import type { ConnectorSpec, ConnectorTable } from "../table/table-descriptor.js";
 
@@ -8,8 +9,12 @@ import type { ConnectorSpec, ConnectorTable } from "../table/table-descriptor.js
  * factories of its reader and writer, behind the one Source/Sink contract of exec/source.ts.
  */
 export interface Connector extends ConnectorSpec {
-  /** A reader producing the table's physical columns, in order; computed columns and watermarks are added around it. */
-  createReader?(table: ConnectorTable, settings: JobSettings): SourceReader;
+  /**
+   * A reader producing the table's physical columns, in order; computed columns and watermarks are added
+   * around it. With `pushdown` (plan/pushdown.ts) it returns only rows passing the filters, and only the
+   * projected columns (`table.physical` stays the declared columns).
+   */
+  createReader?(table: ConnectorTable, settings: JobSettings, pushdown?: ScanPushdown): SourceReader;
   /** A writer for the table's physical columns, in order. */
   createWriter?(table: ConnectorTable, settings: JobSettings): SinkWriter;
 }

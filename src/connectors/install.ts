@@ -13,12 +13,18 @@ import { connectorFromDefinition } from "./api/adapter.js";
 import { jdbcConnector } from "./jdbc/index.js";
 import { parquetConnector } from "./parquet/index.js";
 import { SinkOperator } from "./sink-operator.js";
+import type { JobSettings } from "../table/executor.js";
 
 const BUILT_IN: readonly Connector[] = [
   datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector,
   // built on the public connector API
   connectorFromDefinition(jdbcConnector), connectorFromDefinition(parquetConnector),
 ];
+
+/** The run-time of a connector: the environment's (user connectors included), else the built-in one. */
+function runtimeOf(settings: JobSettings, name: string): Connector {
+  return (settings.connectors?.(name) as Connector | undefined) ?? connectorRuntime(name);
+}
 
 /**
  * Installs the built-in connectors (planning side and run-time side) and the operators of scans and
@@ -33,13 +39,13 @@ export function installConnectors(): void {
 
   registerOperatorFactory("SourceScan", (node, ctx) => {
     const scan = node as SourceScanNode;
-    const connector = connectorRuntime(scan.connector);
+    const connector = runtimeOf(ctx.settings, scan.connector);
     const table: ConnectorTable = {
-      tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.physical,
+      tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.pushdown?.declared ?? scan.physical,
       ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
       ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
     };
-    const reader = new ScanReader(connector.createReader!(table, ctx.settings), scan, ctx.resolveFunction);
+    const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction);
     const emitter = { outputs: [] as Output[], out: undefined as unknown as Output };
     ctx.addSource(reader, emitter);
     return emitter;
@@ -52,8 +58,9 @@ export function installConnectors(): void {
       ...(sink.primaryKey ? { primaryKey: sink.primaryKey } : {}),
       ...(sink.attachment !== undefined ? { attachment: sink.attachment } : {}),
     };
-    const writer = connectorRuntime(sink.connector).createWriter!(table, ctx.settings);
+    const writer = runtimeOf(ctx.settings, sink.connector).createWriter!(table, ctx.settings);
     const op = Object.assign(new SinkOperator(sink, writer, ctx.settings.config), { outputs: [] as Output[] });
+    if (writer.backpressure !== undefined) ctx.addAsyncWork(op.asyncWork());
     connect(build(sink.input), op, 0);
     return op;
   });

@@ -1,6 +1,6 @@
 import type { MetricGroup } from "../exec/metrics.js";
 import { BaseOperator } from "../exec/operator.js";
-import type { SinkWriter } from "../exec/source.js";
+import type { AsyncWork, SinkWriter } from "../exec/source.js";
 import { helpers } from "../expressions/helpers.js";
 import { ExecutionError, ValidationError } from "../types/errors.js";
 import type { SinkNode } from "../plan/nodes.js";
@@ -91,6 +91,15 @@ export class SinkOperator extends BaseOperator {
 
   override close(): void {
     this.finish();
+  }
+
+  /** The job's view of an asynchronous writer: its backpressure while running, its closing at the end. */
+  asyncWork(): AsyncWork {
+    const w = this.writer;
+    return {
+      backpressure: () => w.backpressure?.(),
+      drain: () => (this.closed ? w.closing?.() : undefined),
+    };
   }
 
   /** Records written into the sink so far. */

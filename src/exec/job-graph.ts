@@ -5,6 +5,7 @@ import { type ChangelogMode, deriveChangelogMode, hasRetractions, isInsertOnly }
 import { type FilterNode, type PlanNode, type ProcessNode, type ProjectNode, inputsOf } from "../plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output, OperatorOutput } from "./operator.js";
 import { CalcOperator } from "./operators/calc.js";
+import { AsyncCalcOperator, asyncCalcOptions } from "./operators/async-calc.js";
 import { ChangelogNormalizeOperator } from "./operators/changelog-normalize.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { DistinctOperator } from "./operators/distinct.js";
@@ -17,7 +18,7 @@ import { LimitOperator } from "./operators/sort/limit-operator.js";
 import { windowOperator } from "./operators/window-operators.js";
 import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
 import { JobMetrics } from "./metrics.js";
-import type { SourceReader } from "./source.js";
+import type { AsyncWork, SourceReader } from "./source.js";
 import { ValuesReader } from "./sources/values-reader.js";
 
 /**
@@ -32,6 +33,8 @@ export interface GraphContext {
   modeOf(node: PlanNode): ChangelogMode;
   /** Registers a source reader feeding `out`. */
   addSource(reader: SourceReader, emitter: Emitter): void;
+  /** Registers asynchronous work the job waits for (async sinks, async calls in flight; exec/source.ts). */
+  addAsyncWork(work: AsyncWork): void;
 }
 
 /** Something records come out of: an operator or a source. `outputs` are wired to `out` at the end. */
@@ -75,6 +78,8 @@ export interface JobGraph {
    * can reach the sink, so the job stops and cancels the sources still running.
    */
   sinkEnded(): boolean;
+  /** Asynchronous work the job checks before reading sources and before it ends. */
+  readonly asyncWork: readonly AsyncWork[];
 }
 
 type EmittingOperator = BaseOperator & Emitter;
@@ -104,12 +109,14 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   const emitters: Emitter[] = [];
   const memo = new Map<PlanNode, Emitter>();
   const metrics = new JobMetrics();
+  const asyncWork: AsyncWork[] = [];
 
   const ctx: GraphContext = {
     settings,
     resolveFunction,
     modeOf: (n) => deriveChangelogMode(n, settings.batch, modes),
     addSource: (reader, emitter) => { sources.push({ reader, emitter, done: false }); },
+    addAsyncWork: (work) => { asyncWork.push(work); },
   };
 
   const register = (op: BaseOperator): EmittingOperator => {
@@ -180,6 +187,14 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
         em = op;
         break;
       }
+      case "AsyncCalc": {
+        const calc = new AsyncCalcOperator(node, asyncCalcOptions(settings.config, isInsertOnly(ctx.modeOf(node.input))), resolveFunction);
+        ctx.addAsyncWork(calc.asyncWork());
+        const op = register(calc);
+        connect(build(node.input), op, 0);
+        em = op;
+        break;
+      }
       case "ChangelogNormalize": {
         const op = register(new ChangelogNormalizeOperator(node));
         connect(build(node.input), op, 0);
@@ -220,7 +235,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
       default: {
         const f = factories.get(node.kind);
         if (!f) throw new ValidationError(`no operator for plan node ${node.kind}`);
-        em = f(node, { ...ctx, addSource: ctx.addSource }, build);
+        em = f(node, ctx, build);
         if (!emitters.includes(em)) emitters.push(em);
         if (isOperator(em) && !operators.includes(em)) operators.push(em);
       }
@@ -244,7 +259,7 @@ export function buildJobGraph(root: PlanNode, settings: JobSettings, sink: JobSi
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
-  return { sources, operators, metrics, sinkEnded };
+  return { sources, operators, metrics, sinkEnded, asyncWork };
 }
 
 function isOperator(e: Emitter): e is EmittingOperator {

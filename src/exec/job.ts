@@ -34,8 +34,10 @@ export class LocalJob implements Job {
         for (const op of this.graph.operators) op.open();
         this.opened = true;
       }
+      const wait = this.asyncWait();
+      if (wait !== undefined) return wait;
       const active = this.active;
-      if (active.length === 0) return this.finish();
+      if (active.length === 0) return this.finishWhenDrained();
       if (this.graph.sinkEnded()) return this.stopSources();
       if (active.length === 1) {
         // one source: the whole slice in one call
@@ -44,7 +46,7 @@ export class LocalJob implements Job {
         if (r !== "end") return this.graph.sinkEnded() ? this.stopSources() : r;
         s.done = true;
         this.active = [];
-        return this.finish();
+        return this.finishWhenDrained();
       }
       const r = this.interleave(active, budget);
       return r !== "done" && this.graph.sinkEnded() ? this.stopSources() : r;
@@ -75,18 +77,45 @@ export class LocalJob implements Job {
       }
     }
     if (ended) this.active = active.filter((s) => !s.done);
-    if (this.active.length === 0) return this.finish();
+    if (this.active.length === 0) return this.finishWhenDrained();
     if (ready === 0) return waits.length === 1 ? waits[0]! : Promise.race(waits);
     return "more";
   }
 
   /** The sink has everything it will get (a satisfied LIMIT): the sources still running are cancelled. */
-  private stopSources(): "done" {
+  private stopSources(): StepResult {
     for (const s of this.active) {
       s.done = true;
       s.reader.close();
     }
     this.active = [];
+    return this.finishWhenDrained();
+  }
+
+  /**
+   * Asynchronous work first (exec/source.ts AsyncWork): results that completed are emitted, and while an
+   * async sink or call has as much in flight as it may, the job reads no source (backpressure).
+   */
+  private asyncWait(): Promise<void> | undefined {
+    const work = this.graph.asyncWork;
+    for (let i = 0; i < work.length; i++) {
+      const w = work[i]!;
+      w.emitCompleted?.();
+      const p = w.backpressure();
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  }
+
+  /** Every source ended: the job ends once the asynchronous work in flight has settled (async sinks flushed and closed). */
+  private finishWhenDrained(): StepResult {
+    const work = this.graph.asyncWork;
+    for (let i = 0; i < work.length; i++) {
+      const w = work[i]!;
+      w.emitCompleted?.();
+      const p = w.drain();
+      if (p !== undefined) return p;
+    }
     return this.finish();
   }
 

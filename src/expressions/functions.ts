@@ -59,7 +59,7 @@ export function defaultArg(): Expression<TLit<null>> {
 
 /** The type-level description a user-defined function object carries (see src/functions). */
 export interface UdfTypeInfo {
-  readonly kind: "scalar" | "table" | "aggregate" | "tableAggregate";
+  readonly kind: "scalar" | "asyncScalar" | "table" | "aggregate" | "tableAggregate";
   readonly params: readonly unknown[];
   readonly result: unknown;
 }
@@ -79,7 +79,7 @@ export type CallResult<F, A extends readonly unknown[]> =
   : F extends { readonly __udf: infer U } ? (
     U extends { kind: "aggregate"; params: infer P extends readonly unknown[]; result: infer R } ? AggExpression<TAgg<"udf", TUdf<P, R, NodesOf<A>>>>
     : U extends { kind: "table"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdtf<P, R, NodesOf<A>>>
-    : U extends { kind: "scalar"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdf<P, R, NodesOf<A>>>
+    : U extends { kind: "scalar" | "asyncScalar"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdf<P, R, NodesOf<A>>>
     : U extends { kind: "tableAggregate"; params: infer P extends readonly unknown[]; result: infer R } ? Expression<TUdtagg<P, R, NodesOf<A>>>
     : never)
   : never;
@@ -98,8 +98,8 @@ export function call<F extends string | CallableFunction, const A extends readon
     return new Expression(callNode(fn, argNodes)) as CallResult<F, A>;
   }
   const f = fn as CallableFunction;
-  if (f === null || typeof f !== "object" || !["scalar", "table", "aggregate", "tableAggregate"].includes(f.kind)) {
-    throw new TypeError("call() takes a function name or a ScalarFunction / TableFunction / AggregateFunction / TableAggregateFunction object");
+  if (f === null || typeof f !== "object" || !["scalar", "asyncScalar", "table", "aggregate", "tableAggregate"].includes(f.kind)) {
+    throw new TypeError("call() takes a function name or a ScalarFunction / AsyncScalarFunction / TableFunction / AggregateFunction / TableAggregateFunction object");
   }
   if (f.kind === "aggregate") {
     return new AggExpression({ kind: "Agg", fn: f.name, args: argNodes, distinct: false, udf: f }) as CallResult<F, A>;

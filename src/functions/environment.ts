@@ -1,3 +1,4 @@
+import type { AsyncScalarFunction } from "./async-scalar-function.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { ExprNode } from "../expressions/node.js";
 import type { PlanContext } from "../plan/builders.js";
@@ -20,6 +21,7 @@ import type { TableAggregateFunction } from "./table-aggregate-function.js";
 /** Functions `createFunction` / `createTemporaryFunction` accept (PTFs add themselves to this union). */
 export type RegistrableFunction =
   | ScalarFunction<readonly unknown[], unknown>
+  | AsyncScalarFunction<readonly unknown[], unknown>
   | TableFunction<readonly unknown[], unknown>
   | AggregateFunction<readonly unknown[], unknown, object>
   | TableAggregateFunction<readonly unknown[], unknown, object>

@@ -1,5 +1,7 @@
 /** User-defined functions: public surface (re-exported by src/index.ts). */
 export { ScalarFunction } from "./scalar-function.js";
+export { AsyncScalarFunction } from "./async-scalar-function.js";
+export type { AsyncScalarFunctionSpec } from "./async-scalar-function.js";
 export type { ScalarFunctionSpec } from "./scalar-function.js";
 export { TableFunction } from "./table-function.js";
 export type { TableFunctionSpec, TableFunctionCollector, TableFunctionRow, Collected } from "./table-function.js";

@@ -8,6 +8,7 @@ import { AggregateFunction } from "./aggregate-function.js";
 import { checkArguments, convertArgument, needsConversion } from "./arguments.js";
 import { type FunctionCatalog, isBuiltinFunction } from "./catalog.js";
 import { ScalarFunction } from "./scalar-function.js";
+import { AsyncScalarFunction } from "./async-scalar-function.js";
 import { TableFunction } from "./table-function.js";
 import { TableAggregateFunction } from "./table-aggregate-function.js";
 import { userCodeFailure, valueCheck } from "./value-check.js";
@@ -38,6 +39,9 @@ function wrongKind(name: string, fn: object, wanted: string): ValidationError {
     return new ValidationError(`function '${name}' is a table aggregate function; use it with flatAggregate(call("${name}", ...)), not ${wanted}`);
   }
   if (fn instanceof ScalarFunction) return new ValidationError(`function '${name}' is a scalar function, not ${wanted}`);
+  if (fn instanceof AsyncScalarFunction) {
+    return new ValidationError(`function '${name}' is an async scalar function; it can only be called in select(...) or a SQL SELECT list (it runs in an AsyncCalc), not ${wanted}`);
+  }
   return new ValidationError(`function '${name}' is a process table function; call it with process() or fromCall(), not ${wanted}`);
 }
 
@@ -90,6 +94,7 @@ export function udfResolver(catalog: FunctionCatalog): FunctionResolver {
   return (name, args, ctx, node) => {
     const found = lookupCall(catalog, name, node.udf);
     if (!found) return undefined;
+    if (found.fn instanceof AsyncScalarFunction) throw wrongKind(found.name, found.fn, `in ${nodeToString(node)} here (a filter, a group key, a join condition or the argument of another async call)`);
     if (!(found.fn instanceof ScalarFunction)) throw wrongKind(found.name, found.fn, "as a scalar value");
     return compileScalarCall(found.fn, found.name, args, ctx, node);
   };
@@ -116,6 +121,8 @@ export function prepareCalls(catalog: FunctionCatalog, e: ExprNode, input: PlanN
       const args = prepareAll(catalog, e.args, input, pc, batch);
       if (e.udf === undefined) {
         const entry = catalog.lookup(e.fn);
+        // by name: the function object goes into the call, so planning finds async calls without the catalog
+        if (entry && entry.fn instanceof AsyncScalarFunction && !isBuiltinFunction(e.fn)) return { ...e, fn: entry.name, args, udf: entry.fn };
         if (entry && entry.fn instanceof AggregateFunction && !isBuiltinFunction(e.fn)) {
           return checkAggregate({ kind: "Agg", fn: entry.name, args, distinct: false, udf: entry.fn }, entry.fn, entry.name, input, pc, batch);
         }

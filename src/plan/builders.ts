@@ -22,6 +22,11 @@ export interface PlanContext {
    * become aggregate nodes; user aggregate calls are checked). Installed by the environment.
    */
   readonly prepare?: (e: ExprNode, input: PlanNode, pc: PlanContext) => ExprNode;
+  /**
+   * Moves the async scalar function calls of a projection into an AsyncCalc below it: returns the new
+   * input and the items reading the calls' result columns, or undefined when there are none.
+   */
+  readonly splitAsyncCalls?: (items: readonly ExprNode[], input: PlanNode, pc: PlanContext) => { readonly input: PlanNode; readonly items: readonly ExprNode[] } | undefined;
 }
 
 /** Applies the context's `prepare` hook to a list of expressions. */
@@ -51,9 +56,12 @@ function unique(names: readonly string[], what: string): void {
   }
 }
 
-export function project(input: PlanNode, givenItems: readonly ExprNode[], pc: PlanContext, what = "select"): PlanNode {
-  const items = prepared(givenItems, input, pc);
+export function project(givenInput: PlanNode, givenItems: readonly ExprNode[], pc: PlanContext, what = "select"): PlanNode {
+  let input = givenInput;
+  let items = prepared(givenItems, input, pc);
   if (items.some(containsAgg)) return aggregate(input, [], items, pc);
+  const split = pc.splitAsyncCalls?.(items, input, pc);
+  if (split !== undefined) ({ input, items } = split);
   const columns: Column[] = items.map((e, i) => {
     if (e.kind === "Alias" && e.extraNames.length > 0) throw new ValidationError(`${what}: ${nodeToString(e)} gives several names to one column`);
     return { name: outputName(e, i), type: typeOf(e, input.schema, pc) };

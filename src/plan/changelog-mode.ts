@@ -204,6 +204,10 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;
       break;
     }
+    case "AsyncCalc":
+      // the row passes through with the results appended: same kinds, same keys
+      mode = deriveChangelogMode(node.input, batch, cache);
+      break;
   }
   cache.set(node, mode);
   return mode;

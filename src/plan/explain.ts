@@ -1,3 +1,4 @@
+import { pushedFilterToString } from "./pushed-filter.js";
 import { nodeToString } from "../expressions/node.js";
 import { type ChangelogMode, deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
@@ -44,7 +45,7 @@ export function describeNode(n: PlanNode): string {
 function attributes(n: PlanNode): string {
   switch (n.kind) {
     case "Values": return `rows=${n.rows.length}${n.primaryKey ? `, primaryKey=[${n.primaryKey.join(", ")}]` : ""}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
-    case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]`;
+    case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]${n.pushdown?.projection ? `, project=[${n.physical.names.join(", ")}]` : ""}${n.pushdown?.filters.length ? `, filter=[${n.pushdown.filters.map(pushedFilterToString).join(" AND ")}]` : ""}`;
     case "Project": return `select=[${n.exprs.map((e, i) => {
       const s = nodeToString(e);
       const name = n.schema.names[i];
@@ -70,5 +71,6 @@ function attributes(n: PlanNode): string {
     case "ChangelogNormalize": return `key=[${n.uniqueKeys.join(", ")}]`;
     case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
+    case "AsyncCalc": return `calls=[${n.calls.map((c) => `${c.name}(${c.args.map(nodeToString).join(", ")}) AS ${c.column}`).join(", ")}]`;
   }
 }

@@ -19,6 +19,9 @@ import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
 export type { StatementSetNode } from "./nodes/statement-set.js";
 export type { TableAggregateNode } from "./nodes/table-aggregate.js";
 export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
+import type { AsyncCalcNode } from "./nodes/async-calc.js";
+import type { ScanPushdown } from "./pushed-filter.js";
+export type { AsyncCalcNode } from "./nodes/async-calc.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -48,7 +51,8 @@ export type PlanNode =
   | SortNode
   | RankNode
   | DeduplicateNode
-  | SetOpNode;
+  | SetOpNode
+  | AsyncCalcNode;
 
 interface NodeBase {
   /** Unique per plan node instance; used to share one operator between several consumers. */
@@ -96,6 +100,8 @@ export interface SourceScanNode extends NodeBase {
   readonly attachment?: unknown;
   /** Row kinds the source produces when it is not insert-only (a changelog source). */
   readonly kinds?: readonly number[];
+  /** Pushed into the source by the planner (plan/pushdown.ts): filters it applies, and the declared physical columns it reads. */
+  readonly pushdown?: ScanPushdown;
 }
 
 export interface ProjectNode extends NodeBase {

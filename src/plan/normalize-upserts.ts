@@ -110,7 +110,7 @@ function upsertKeyMatches(sink: PlanNode & { kind: "Sink" }, input: ChangelogMod
 }
 
 /** A copy of `node` reading `inputs` instead of its own (a new node identity). */
-function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNode {
+export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNode {
   const id = newNodeId();
   switch (node.kind) {
     case "Union":

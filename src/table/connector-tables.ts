@@ -70,6 +70,15 @@ export class TableRegistry {
   }
 }
 
+/** The table a scan reads, as its connector sees it (the declared physical columns, before any projection pushdown). */
+export function scanTable(scan: SourceScanNode): ConnectorTable {
+  return {
+    tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.physical,
+    ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
+    ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
+  };
+}
+
 /** The options and physical columns a connector sees. */
 function connectorTable(name: string, d: TableDescriptor<object>, resolved: ResolvedTableSchema): ConnectorTable {
   return {

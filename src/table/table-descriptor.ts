@@ -1,4 +1,5 @@
 import { ValidationError } from "../types/errors.js";
+import type { PushdownSupport } from "../plan/pushed-filter.js";
 import type { ChangelogKind } from "./table.js";
 import { Schema } from "./schema.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
@@ -148,6 +149,8 @@ export interface ConnectorSpec {
   sinkChangelog?(table: ConnectorTable): SinkChangelog;
   /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
   sourceKinds?(table: ConnectorTable): readonly number[];
+  /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
+  pushdown?(table: ConnectorTable): PushdownSupport | undefined;
 }
 
 const connectors = new Map<string, ConnectorSpec>();

@@ -23,7 +23,8 @@ import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
 import type { FunctionCatalog } from "../functions/catalog.js";
-import { TableRegistry, scanNode, sinkNode } from "./connector-tables.js";
+import { TableRegistry, scanNode, scanTable, sinkNode } from "./connector-tables.js";
+import { pushIntoScans } from "../plan/pushdown.js";
 import { type InsertTableResult, startInsert } from "./insert.js";
 import { TableDescriptor } from "./table-descriptor.js";
 import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
@@ -32,6 +33,7 @@ import { executeSql, sqlQuery } from "../sql/execute.js";
 import type { ConnectorDefinition } from "../connectors/api/contract.js";
 import type { OptionDecls } from "../connectors/api/options.js";
 import { connectorFromDefinition } from "../connectors/api/adapter.js";
+import { splitAsyncCalls } from "../functions/async-calls.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -121,6 +123,7 @@ export class TableEnvironment {
         return undefined;
       },
       prepare: prepareHook(this.functions, this.isBatch()),
+      splitAsyncCalls,
     };
   }
 
@@ -325,7 +328,8 @@ export class TableEnvironment {
    */
   negotiate(root: PlanNode, collect: boolean): PlanNode {
     const cdcDuplicates = (this.config.get("table.exec.source.cdc-events-duplicate") ?? "false").toLowerCase() === "true";
-    return normalizeUpserts(root, { batch: this.isBatch(), cdcDuplicates, rootNeedsRetractions: collect });
+    const pushed = pushIntoScans(root, (scan) => this.tables.connector(scan.connector).pushdown?.(scanTable(scan)));
+    return normalizeUpserts(pushed, { batch: this.isBatch(), cdcDuplicates, rootNeedsRetractions: collect });
   }
 
   /** A set of inserts that `execute()` runs as one job (Flink's StatementSet; docs/statement-sets.md). */

@@ -33,7 +33,19 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       if (c === "upsert" && !table.primaryKey) throw new ValidationError(`table '${table.tableName}' (connector '${def.name}') produces upserts and needs a primary key`);
       return c === "insert-only" ? [Kind.INSERT] : c === "upsert" ? [Kind.INSERT, Kind.UPDATE_AFTER, Kind.DELETE] : [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER, Kind.DELETE];
     },
-    createReader: (table) => createApiReader(def, context(table, "source")),
+    pushdown: (table) => {
+      const p = def.source?.pushdown;
+      if (p === undefined) return undefined;
+      const accept = p.acceptFilter;
+      return { projection: p.projection === true, acceptFilter: (f) => accept !== undefined && accept(f, context(table, "source")) };
+    },
+    createReader: (table, _settings, pushdown) => {
+      const ctx = context(table, "source");
+      const projection = pushdown?.projection;
+      // with projection pushdown the reader's rows carry the projected columns
+      const projected = projection === undefined ? ctx : Object.freeze({ ...ctx, columns: projection.map((i) => ctx.columns[i]!) });
+      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}) });
+    },
     createWriter: (table) => createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table)),
   };
   return connector;
@@ -45,14 +57,17 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
   const decls: OptionDecls = { ...def.options, ...frameworkDecls };
   let format: RowFormat | undefined;
   const formatKeys: string[] = [];
+  const validFormatKeys: string[] = [];
   const formatOptions = new Map<string, string>();
   if (def.formats) {
     const allowed = def.formats === true ? formatNames() : def.formats;
     formatKeys.push("format");
+    validFormatKeys.push("format");
     const name = table.options.get("format");
     if (name !== undefined) {
       if (!allowed.includes(name)) throw new ValidationError(`table '${table.tableName}' (connector '${def.name}'): unsupported format '${name}'; supported: ${allowed.join(", ")}`);
       const f = formatDefinition(name);
+      validFormatKeys.push(...Object.keys(f.options).map((k) => `${name}.${k}`));
       for (const [k, v] of table.options) {
         if (k.startsWith(`${name}.`)) { formatKeys.push(k); formatOptions.set(k.slice(name.length + 1), v); }
       }
@@ -61,7 +76,7 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
     }
   }
   const given = new Map([...table.options].filter(([k]) => !formatKeys.includes(k)));
-  const options = parseOptions(def.name, table.tableName, given, decls);
+  const options = parseOptions(def.name, table.tableName, given, decls, validFormatKeys);
   return Object.freeze({
     tableName: table.tableName, connector: def.name, options: Object.freeze(options), rawOptions: table.options,
     columns: table.physical.columns.map((c) => ({ name: c.name, type: c.type })),

@@ -78,15 +78,9 @@ export interface SourceReader {
   close(): void | Promise<void>;
 }
 
-/** A filter the planner offers to a source (Flink's SupportsFilterPushDown): a comparison of a column with a literal. */
-export interface PushedFilter {
-  /** The physical column compared. */
-  readonly column: string;
-  /** The comparison; `IS NULL` / `IS NOT NULL` have no `value`, `IN` has an array `value`. */
-  readonly op: "=" | "<>" | "<" | "<=" | ">" | ">=" | "IS NULL" | "IS NOT NULL" | "IN";
-  /** The literal (column's representation), or the list of literals of `IN`. */
-  readonly value?: unknown;
-}
+/** A filter the planner offers to a source (Flink's SupportsFilterPushDown); declared with the plan. */
+export type { PushedFilter } from "../../plan/pushed-filter.js";
+import type { PushedFilter } from "../../plan/pushed-filter.js";
 
 /** What the planner may push into a bounded source (Flink's SupportsProjectionPushDown / SupportsFilterPushDown). */
 export interface SourcePushdown<O extends OptionDecls = OptionDecls> {

@@ -46,12 +46,13 @@ export class ApiSourceReader implements InternalReader {
     while (n < max) {
       const b = this.batch;
       if (b === undefined) {
-        if (this.ended) return this.end(out); // a read that resolved to null (the end) since the last poll
-        const r = this.guard(() => this.reader!.read());
-        // the read is pending either way (rows emitted this poll or not): its batch must not be dropped
-        if (isPromise(r)) { const p = this.wait(r.then((x) => this.take(x))); return n > 0 ? "more" : p; }
-        this.take(r);
         if (this.ended) return this.end(out);
+        const r = this.guard(() => this.reader!.read());
+        if (isPromise(r)) {
+          const p = this.wait(r.then((x) => this.take(x)));
+          return n > 0 ? "more" : p;
+        }
+        this.take(r);
         continue;
       }
       const rows = b.rows;

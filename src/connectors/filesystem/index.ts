@@ -30,6 +30,8 @@ export const filesystemConnector: Connector = {
   },
   isBounded: () => true,
   sinkChangelog: () => "insert-only",
-  createReader: (table) => new FileSourceReader(table, fileFormat(table)),
+  // the file source applies every filter the planner can push, and reads the projected columns only
+  pushdown: () => ({ projection: true, acceptFilter: () => true }),
+  createReader: (table, _settings, pushdown) => new FileSourceReader(table, fileFormat(table), pushdown),
   createWriter: (table) => new FileSinkWriter(table, fileFormat(table)),
 };

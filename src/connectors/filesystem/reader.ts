@@ -1,3 +1,4 @@
+import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filter.js";
 import { getOwn } from "../../types/own.js";
 import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -52,6 +53,12 @@ export function listFiles(path: string, table: string, connector = "filesystem")
  * `csv.ignore-parse-errors` / `json.ignore-parse-errors`, is skipped and counted in the metric
  * `filesystem[<table>].numSkippedRecords` (plus one warning line on stderr when the table has been read).
  */
+function project(row: readonly unknown[], columns: readonly number[]): unknown[] {
+  const out = new Array<unknown>(columns.length);
+  for (let i = 0; i < columns.length; i++) out[i] = row[columns[i]!];
+  return out;
+}
+
 export class FileSourceReader implements SourceReader {
   private readonly files: string[];
   private fileIndex = -1;
@@ -75,11 +82,17 @@ export class FileSourceReader implements SourceReader {
   private readonly types: readonly DataType[];
   private readonly names: readonly string[];
 
-  constructor(private readonly table: ConnectorTable, private readonly format: FileFormat) {
+  private readonly filter: ((row: readonly unknown[]) => boolean) | undefined;
+  private readonly projection: readonly number[] | undefined;
+
+  constructor(private readonly table: ConnectorTable, private readonly format: FileFormat, pushdown?: ScanPushdown) {
     const path = table.options.get("path")!;
     this.files = listFiles(path, table.tableName);
     this.types = table.physical.types;
     this.names = table.physical.names;
+    const filters = pushdown?.filters ?? [];
+    this.filter = filters.length === 0 ? undefined : pushedFilterPredicate(filters, (c) => table.physical.indexOf(c));
+    this.projection = pushdown?.projection;
   }
 
   /** Malformed lines skipped so far (with `*.ignore-parse-errors`). */
@@ -105,7 +118,9 @@ export class FileSourceReader implements SourceReader {
         const row = this.convert(item);
         if (row === undefined) continue;
         if (this.recordsInFile++ < this.skipTo) continue;
-        out.record(0, row);
+        // pushed filters and projection (plan/pushdown.ts) apply after the position count, so positions do not depend on them
+        if (this.filter !== undefined && !this.filter(row)) continue;
+        out.record(0, this.projection === undefined ? row : project(row, this.projection));
         n++;
         continue;
       }

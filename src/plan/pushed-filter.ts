@@ -1,0 +1,61 @@
+import type { ResolvedSchema } from "../types/resolved-schema.js";
+
+/** A filter the planner offers to a source (Flink's SupportsFilterPushDown): a comparison of a column with literals. */
+export interface PushedFilter {
+  /** The physical column compared. */
+  readonly column: string;
+  /** The comparison; `IS NULL` / `IS NOT NULL` have no `value`, `IN` has an array `value`. */
+  readonly op: "=" | "<>" | "<" | "<=" | ">" | ">=" | "IS NULL" | "IS NOT NULL" | "IN";
+  /** The literal (a number, string or boolean, of the column's type family), or the literals of `IN`. */
+  readonly value?: unknown;
+}
+
+/** What the planner pushed into a scan: the filters the source applies, and the physical columns it reads. */
+export interface ScanPushdown {
+  readonly filters: readonly PushedFilter[];
+  /** Positions, in the declared physical columns, of the columns read (in this order). */
+  readonly projection?: readonly number[];
+  /** The declared physical columns (with a projection; the scan's `physical` is then the projected ones). */
+  readonly declared?: ResolvedSchema;
+}
+
+/** What a connector lets the planner push into its scans. */
+export interface PushdownSupport {
+  readonly projection: boolean;
+  /** Whether the source applies this filter itself (it is then removed from the plan). */
+  acceptFilter(filter: PushedFilter): boolean;
+}
+
+/** A filter in SQL text, for explain(): `age > 18`, `name IN ('a', 'b')`. */
+export function pushedFilterToString(f: PushedFilter): string {
+  const lit = (v: unknown) => (typeof v === "string" ? `'${v.replaceAll("'", "''")}'` : String(v));
+  if (f.op === "IS NULL" || f.op === "IS NOT NULL") return `${f.column} ${f.op}`;
+  if (f.op === "IN") return `${f.column} IN (${(f.value as unknown[]).map(lit).join(", ")})`;
+  return `${f.column} ${f.op} ${lit(f.value)}`;
+}
+
+/**
+ * A row predicate for pushed filters (columns found at `index(name)` in the row): SQL semantics, so a
+ * NULL column value fails every comparison (only `IS NULL` passes it). Sources that accept filters use it.
+ */
+export function pushedFilterPredicate(filters: readonly PushedFilter[], index: (column: string) => number): (row: readonly unknown[]) => boolean {
+  const tests = filters.map((f) => {
+    const i = index(f.column);
+    const v = f.value;
+    switch (f.op) {
+      case "IS NULL": return (r: readonly unknown[]) => r[i] === null;
+      case "IS NOT NULL": return (r: readonly unknown[]) => r[i] !== null;
+      case "=": return (r: readonly unknown[]) => r[i] !== null && r[i] === v;
+      case "<>": return (r: readonly unknown[]) => r[i] !== null && r[i] !== v;
+      case "<": return (r: readonly unknown[]) => r[i] !== null && (r[i] as number) < (v as number);
+      case "<=": return (r: readonly unknown[]) => r[i] !== null && (r[i] as number) <= (v as number);
+      case ">": return (r: readonly unknown[]) => r[i] !== null && (r[i] as number) > (v as number);
+      case ">=": return (r: readonly unknown[]) => r[i] !== null && (r[i] as number) >= (v as number);
+      case "IN": { const set = new Set(v as unknown[]); return (r: readonly unknown[]) => r[i] !== null && set.has(r[i]); }
+    }
+  });
+  return (row) => {
+    for (let k = 0; k < tests.length; k++) if (!tests[k]!(row)) return false;
+    return true;
+  };
+}
