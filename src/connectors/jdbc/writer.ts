@@ -4,7 +4,7 @@ import { toJavaString } from "../../types/format.js";
 import type { RowKind } from "../../types/row.js";
 import type { SinkBatch, SinkContext, SinkWriter } from "../api/contract.js";
 import type { JdbcConnection } from "./driver.js";
-import { codecOf, openConnection, whereOf } from "./open.js";
+import { codecOf, openConnection } from "./open.js";
 import type { JDBC_OPTIONS, JdbcTable } from "./options.js";
 import { type Statement, deleteSql, insertSql, rowsPerStatement, upsertSql } from "./sql.js";
 
@@ -135,7 +135,7 @@ export class JdbcSinkWriter implements SinkWriter {
         const i = (e as { statementIndex?: number }).statementIndex;
         if (typeof i === "number" && changes[i] !== undefined) {
           const c = changes[i]!;
-          const err = new ExecutionError(`${whereOf(this.table)}: ${what} into ${target} failed for row ${c.kind}[${this.show(c.row)}]${after}: ${message(e)}`, { cause: e });
+          const err = new ExecutionError(`${what} into ${target} failed for row ${c.kind}[${this.show(c.row)}]${after}: ${message(e)}`, { cause: e });
           if (c.batch === this.batches) (err as ExecutionError & { rowIndex?: number }).rowIndex = c.index;
           return err;
         }
@@ -143,7 +143,7 @@ export class JdbcSinkWriter implements SinkWriter {
       }
     }
     const first = changes[0]!;
-    return new ExecutionError(`${whereOf(this.table)}: ${what} of ${changes.length} rows into ${target}, the first ${first.kind}[${this.show(first.row)}], failed${after}: ${message(cause)}`, { cause });
+    return new ExecutionError(`${what} of ${changes.length} rows into ${target}, the first ${first.kind}[${this.show(first.row)}], failed${after}: ${message(cause)}`, { cause });
   }
 
   private show(row: readonly unknown[]): string {
