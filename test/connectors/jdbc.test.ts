@@ -1,7 +1,11 @@
 // The jdbc connector against real databases: SQLite files, PGlite (in-process PostgreSQL reached through
 // pg over TCP) and, when .ci/run started one, a PostgreSQL server — the same tests for each.
 import { Decimal } from "decimal.js";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tableContext } from "../../src/connectors/api/adapter.js";
+import { jdbcConnector } from "../../src/connectors/jdbc/index.js";
+import { ResolvedSchema } from "../../src/types/resolved-schema.js";
 import { $, DataTypes, EnvironmentSettings, ExecutionError, Row, RowKind, Schema, TableDescriptor, TableEnvironment, ValidationError } from "../../src/index.js";
 import { DB_VARIANTS, type DbFixture, startDb, uniqueTable } from "./databases/fixtures.js";
 
@@ -134,4 +138,69 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
     // the flush is one transaction: nothing of it was written
     expect(await db.rows(`SELECT count(*) FROM ${t}`)).toEqual([[pg() ? "0" : 0]]);
   });
+
+  it("a lookup source answers by key, as the database holds the rows at the moment of the call", async () => {
+    const t = uniqueTable("dim");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER, region TEXT, name TEXT)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'eu', 'Ann'), (2, 'us', 'Bob'), (2, 'us', 'Bea'), (3, NULL, 'Cy')`);
+    const physical = new ResolvedSchema([{ name: "id", type: DataTypes.INT() }, { name: "region", type: DataTypes.STRING() }, { name: "name", type: DataTypes.STRING() }]);
+    const table = tableContext(jdbcConnector, { tableName: "Dim", connector: "jdbc", options: new Map([["url", db.url], ["table-name", t]]), physical }, "lookup");
+    const reader = await jdbcConnector.lookup!.createReader({ ...table, keys: ["id", "region"], signal: new AbortController().signal } as never);
+    const sorted = async (key: unknown[]) => [...await reader.lookup(key)].map((r) => [...r]).sort();
+    expect(await sorted([2, "us"])).toEqual([[2, "us", "Bea"], [2, "us", "Bob"]]);
+    expect(await sorted([1, "us"])).toEqual([]);
+    await db.exec(`UPDATE ${t} SET name = 'Anna' WHERE id = 1`);
+    expect(await sorted([1, "eu"])).toEqual([[1, "eu", "Anna"]]);
+    // SQLite answers without a Promise (better-sqlite3 is synchronous), PostgreSQL with one
+    const answer = reader.lookup([1, "eu"]);
+    expect(answer instanceof Promise).toBe(pg());
+    await answer;
+    await reader.close?.();
+  });
+
+  it("cancelling an insert closes its connection", async () => {
+    if (!pg()) return; // SQLite has no server-side connections to count
+    const t = uniqueTable("cancel");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER)`);
+    // connections closed by earlier tests may still be going away: wait until the count is steady
+    let before = await db.connections();
+    for (let i = 0, steady = 0; i < 100 && steady < 3; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const now = await db.connections();
+      steady = now === before ? steady + 1 : 0;
+      before = now;
+    }
+    const e = env();
+    async function* forever() { for (let i = 0; ; i++) { yield Row.of(i); await new Promise((r) => setTimeout(r, 5)); } }
+    const schema = Schema.newBuilder().column("id", DataTypes.INT()).build();
+    const job = e.fromAsyncIterable(schema, forever()).executeInsert(jdbc(t, schema, { "sink.buffer-flush.max-rows": "5" }));
+    for (let i = 0; i < 200 && Number((await db.rows(`SELECT count(*) FROM ${t}`))[0]![0]) < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await db.connections()).toBe(before! + 1);
+    job.getJobClient().cancel();
+    await job.await().catch(() => {});
+    for (let i = 0; i < 100 && (await db.connections()) !== before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await db.connections()).toBe(before);
+  });
+
+  it("property: after any changelog, the keyed table equals the materialized changelog", async () => {
+    const schema = Schema.newBuilder().column("k", DataTypes.INT().notNull()).column("v", DataTypes.STRING()).primaryKey("k").build();
+    const source = Schema.newBuilder().column("k", DataTypes.INT().notNull()).column("v", DataTypes.STRING()).build();
+    const step = fc.record({ key: fc.integer({ min: 0, max: 6 }), value: fc.option(fc.string({ maxLength: 4 }), { nil: null }), remove: fc.boolean() });
+    await fc.assert(fc.asyncProperty(fc.array(step, { maxLength: 40 }), fc.constantFrom("0", "1", "3", "100"), async (steps, maxRows) => {
+      const t = uniqueTable("prop");
+      await db.exec(`CREATE TABLE ${t} (k INTEGER PRIMARY KEY, v TEXT)`);
+      const state = new Map<number, string | null>();
+      const rows: ReturnType<typeof Row.ofKind>[] = [];
+      for (const s of steps) {
+        const old = state.get(s.key);
+        if (old === undefined) { rows.push(Row.ofKind(RowKind.INSERT, s.key, s.value)); state.set(s.key, s.value); }
+        else if (s.remove) { rows.push(Row.ofKind(RowKind.DELETE, s.key, old)); state.delete(s.key); }
+        else { rows.push(Row.ofKind(RowKind.UPDATE_BEFORE, s.key, old), Row.ofKind(RowKind.UPDATE_AFTER, s.key, s.value)); state.set(s.key, s.value); }
+      }
+      const e = env();
+      await e.fromChangelogAsyncIterable(source, rows).executeInsert(jdbc(t, schema, { "sink.buffer-flush.max-rows": maxRows, "sink.batch.max-size": "2" })).await();
+      const got = (await db.rows(`SELECT k, v FROM ${t} ORDER BY k`)).map(([k, v]) => [Number(k), v]);
+      expect(got).toEqual([...state].sort((a, b) => a[0] - b[0]));
+    }), { numRuns: 25 });
+  }, 60_000);
 });

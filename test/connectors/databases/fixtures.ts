@@ -17,6 +17,8 @@ export interface DbFixture {
   exec(sql: string): Promise<void>;
   /** Rows of a query as arrays of the driver's plain values (numbers as numbers where they fit). */
   rows(sql: string): Promise<unknown[][]>;
+  /** Client connections open now (PostgreSQL variants; the admin connection counts), undefined for SQLite. */
+  connections(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startDb(name: string): Promise<DbFixture> {
       name, dialect: "sqlite", url: `jdbc:sqlite:${file}`,
       exec: async (sql) => { db.exec(sql); },
       rows: async (sql) => db.prepare(sql).raw(true).all() as unknown[][],
+      connections: async () => undefined,
       stop: async () => { db.close(); rmSync(dir, { recursive: true, force: true }); },
     };
   }
@@ -43,6 +46,7 @@ export async function startDb(name: string): Promise<DbFixture> {
     name, dialect: "postgres", url: pg.url,
     exec: async (sql) => { await pg.sql(sql); },
     rows: (sql) => pg.sql(sql),
+    connections: () => pg.connections(),
     stop: () => pg.stop(),
   };
 }

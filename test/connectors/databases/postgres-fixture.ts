@@ -11,6 +11,8 @@ export interface PostgresFixture {
   readonly url: string;
   /** Runs SQL on a separate admin connection (rows in array mode, values as pg parses them). */
   sql(text: string, params?: unknown[]): Promise<unknown[][]>;
+  /** Client connections open now, the admin connection included. */
+  connections(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startPostgres(variant: string): Promise<PostgresFixture> {
     return {
       variant, url,
       sql: async (text, params) => (await admin.query({ text, values: params ?? [], rowMode: "array" })).rows as unknown[][],
+      connections: async () => Number((await admin.query({ text: "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'", rowMode: "array" })).rows[0][0]),
       stop: async () => { await admin.end(); },
     };
   }
@@ -45,6 +48,7 @@ export async function startPostgres(variant: string): Promise<PostgresFixture> {
   return {
     variant, url,
     sql: async (text, params) => (await admin.query({ text, values: params ?? [], rowMode: "array" })).rows as unknown[][],
+    connections: async () => server.getStats().activeConnections,
     stop: async () => {
       await admin.end().catch(() => {});
       await server.stop();
