@@ -5,7 +5,7 @@
  * node of the same schema. Building this is planning work, outside the timed region.
  */
 import { Row, Schema, Table, type TableEnvironment, ValidationError } from "../src/index.js";
-import type { ValuesNode } from "../src/plan/nodes.js";
+import { type ValuesNode, valuesNode } from "../src/plan/nodes.js";
 import { BID_TYPE, type Bid, type BidData } from "./data.js";
 import type { BidTable } from "./workload.js";
 
@@ -20,7 +20,8 @@ export function bidsTable(env: TableEnvironment, data: BidData): BidTable {
     validated.add(data);
   }
   const probe = env.fromValues(BID_TYPE, Row.of(...data.rows[0]!));
-  const node: ValuesNode = { ...(probe.node as ValuesNode), rows: data.rows };
+  const { kind: _kind, id: _id, ...fields } = probe.node as ValuesNode;
+  const node = valuesNode({ ...fields, rows: data.rows });
   return new Table(env, node) as unknown as BidTable;
 }
 

@@ -1,20 +1,7 @@
 /**
  * tablestream: Apache Flink's Table API and Process Table Functions for TypeScript.
- * This file only re-exports, and installs the interpreter behind the Table API.
+ * This file only re-exports: the floors are wired in table/wiring.ts, with no side effects at import.
  */
-import { localExecutor } from "./exec/executor.js";
-import { setExecutor } from "./table/executor.js";
-import { installFunctionRuntime } from "./functions/runtime/install.js";
-import { installConnectors } from "./connectors/install.js";
-import { installPtfRuntime } from "./exec/operators/ptf/register.js";
-import { installJoinRuntime } from "./exec/operators/join/register.js";
-
-setExecutor(localExecutor);
-installFunctionRuntime();
-installConnectors();
-// the PTF operator factory and the changelog mode of PTF calls
-installPtfRuntime();
-installJoinRuntime();
 
 export { TableEnvironment, EnvironmentSettings, TableConfig } from "./table/table-environment.js";
 // the public connector API (docs/connectors.md, "Writing a connector")
@@ -72,7 +59,7 @@ export type {
 } from "./functions/index.js";
 export {
   ProcessTableFunction, ArgumentTrait, StateKind, tableArg, scalarArg, valueState, valueView, listView, mapView, structuredType,
-  PartitionedTable, TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
+  TableArgument, TableArgDecl, ScalarArgDecl, ValueStateDecl, ValueViewDecl, ListViewDecl, MapViewDecl,
   ChangelogMode,
 } from "./ptf/index.js";
 export type {
@@ -84,6 +71,7 @@ export { TableDescriptor, TableDescriptorBuilder } from "./table/table-descripto
 export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangelog } from "./table/table-descriptor.js";
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
 export { StatementSet } from "./table/statement-set.js";
-export { CollectionSink } from "./connectors/collection.js";
+export { CollectionSink } from "./table/collection-sink.js";
 export { CollectionSource } from "./connectors/collection-source.js";
 export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";
+export { PartitionedTable } from "./table/partitioned-table.js";

@@ -7,6 +7,7 @@
  * State is measured mid-run (`peakState`): at the end of the job every window has fired and released it.
  */
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { OPERATORS } from "../../src/table/wiring.js";
 import { WindowAggregateOperator } from "../../src/exec/operators/window-aggregate.js";
 import { $, lit, type Table, Tumble } from "../../src/index.js";
 import type { Bid, BidData } from "../data.js";
@@ -49,7 +50,7 @@ export const W3: Workload = {
 function stateProbe(table: Table<object, "append" | "retract" | "upsert">, data: BidData): { entries: number; tableBytes: number; baselineBytes: number } {
   const n = data.rows.length - 1;
   const job = (sink: RingSink) => {
-    const graph = buildJobGraph(table.node, { batch: false, config: new Map(), clock: Date.now }, sink);
+    const graph = buildJobGraph(table.node, { batch: false, config: new Map(), clock: Date.now }, sink, OPERATORS);
     for (const op of graph.operators) op.open();
     const op = graph.operators.find((o): o is WindowAggregateOperator => o instanceof WindowAggregateOperator)!;
     const source = graph.sources[0]!;

@@ -4,7 +4,7 @@ import { ExecutionError, TableError, ValidationError } from "../types/errors.js"
 import { Kind, kindFromShort, PositionalRow, ROW_KIND, type RowKind } from "../types/row.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { coerceValue } from "../types/values.js";
-import { checkOptionKeys, type ConnectorTable } from "../table/table-descriptor.js";
+import { checkOptionKeys, type ConnectorTable } from "./connector-spec.js";
 import type { Connector } from "./connector.js";
 
 /**
@@ -12,6 +12,7 @@ import type { Connector } from "./connector.js";
  * by, and whether its rows may carry kinds other than +I (the changelog variant).
  */
 export interface IterableAttachment {
+  readonly attachmentOf: "async-iterable";
   readonly source: AsyncIterable<unknown> | Iterable<unknown>;
   readonly name: string;
   readonly changelog: boolean;

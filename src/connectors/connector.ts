@@ -1,8 +1,8 @@
 import type { SinkWriter, SourceReader } from "../exec/source.js";
 import { ValidationError } from "../types/errors.js";
 import type { ScanPushdown } from "../plan/pushed-filter.js";
-import type { JobSettings } from "../table/executor.js";
-import type { ConnectorSpec, ConnectorTable } from "../table/table-descriptor.js";
+import type { JobSettings } from "../exec/job-contract.js";
+import type { ConnectorSpec, ConnectorTable } from "./connector-spec.js";
 
 /**
  * A connector: the planning-time spec (options, capabilities; see table-descriptor.ts) plus the run-time
@@ -17,18 +17,6 @@ export interface Connector extends ConnectorSpec {
   createReader?(table: ConnectorTable, settings: JobSettings, pushdown?: ScanPushdown): SourceReader;
   /** A writer for the table's physical columns, in order. */
   createWriter?(table: ConnectorTable, settings: JobSettings): SinkWriter;
-}
-
-const runtimes = new Map<string, Connector>();
-
-export function registerConnectorRuntime(c: Connector): void {
-  runtimes.set(c.name, c);
-}
-
-export function connectorRuntime(name: string): Connector {
-  const c = runtimes.get(name);
-  if (!c) throw new Error(`tablestream: no run-time for connector '${name}' (connectors are installed by index.ts)`);
-  return c;
 }
 
 /** Reads an integer option; a ValidationError names the option and the table when it is not one. */

@@ -1,6 +1,6 @@
 import type { SinkWriter } from "../exec/source.js";
 import { KIND_SHORT } from "../types/row.js";
-import { checkOptionKeys, type ConnectorTable } from "../table/table-descriptor.js";
+import { checkOptionKeys, type ConnectorTable } from "./connector-spec.js";
 import type { DataType } from "../types/data-type.js";
 import { toJavaString } from "../types/format.js";
 import { boolOption, type Connector } from "./connector.js";

@@ -1,9 +1,10 @@
 import { ExecutionError, TableError } from "../types/errors.js";
-import type { Job, JobSettings, JobSink, MetricsSnapshot, StepResult } from "../table/executor.js";
+import type { Job, JobSettings, JobSink, MetricsSnapshot, StepResult } from "./job-contract.js";
 import type { PlanNode } from "../plan/nodes.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
 import { describeThrown, thrownIs } from "../types/describe-thrown.js";
+import type { OperatorTable } from "./operator-table.js";
 
 /**
  * A running job: sources are polled one slice at a time and their records pushed synchronously
@@ -21,8 +22,8 @@ export class LocalJob implements Job {
   private finished = false;
   private failed: unknown;
 
-  constructor(plan: PlanNode, settings: JobSettings, sink: JobSink, resolveFunction?: FunctionResolver) {
-    this.graph = buildJobGraph(plan, settings, sink, resolveFunction);
+  constructor(plan: PlanNode, settings: JobSettings, sink: JobSink, operators: OperatorTable, resolveFunction?: FunctionResolver) {
+    this.graph = buildJobGraph(plan, settings, sink, operators, resolveFunction);
     this.active = this.graph.sources.filter((s) => !s.done);
   }
 

@@ -8,7 +8,7 @@
  * (`group.gauge(name, () => this.dropped)`); reading happens only when a user asks for a snapshot.
  * The job is single-threaded and snapshots are taken between slices, so a snapshot is consistent.
  */
-import type { MetricsSnapshot } from "../table/executor.js";
+import type { MetricsSnapshot } from "./job-contract.js";
 
 /** A count that only its owner increments (Flink's SimpleCounter). */
 export class Counter {

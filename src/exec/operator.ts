@@ -1,3 +1,4 @@
+import { generate, nextGeneratedName } from "../expressions/codegen.js";
 /**
  * The operator contract of the interpreter. Records are positional arrays passed with a numeric row
  * kind (0 +I, 1 -U, 2 +U, 3 -D) — no wrapper object per record. A record is immutable once emitted:
@@ -36,8 +37,8 @@ export interface Operator {
  * call `target.processElement(...)` inside them has a call site of its own that only ever sees one operator
  * class. A single shared method would be one call site for every edge of every job in the process, which goes
  * megamorphic as soon as a few queries have run, and every record would pay that dispatch (docs/benchmarks.md).
- * The source text carries the edge's number: V8 caches compiled `new Function` sources, and two edges with
- * the same source would share their type feedback again.
+ * The source text carries the edge's number within its job: V8 caches compiled `new Function` sources, and two
+ * edges of a job with the same source would share their type feedback again.
  *
  * `target` and `input` are public for code that calls the downstream operator itself (aggregates/downstream.ts);
  * an edge does nothing but forward, so calling `target` directly is the same as calling the edge.
@@ -56,14 +57,15 @@ export class OperatorOutput implements Output {
   endInput(): void { this.target.endInput(this.input); }
 }
 
-let edgeCount = 0;
-
 function edgeFunctions(op: Operator, input: number): Pick<Output, "record" | "watermark"> {
-  const id = edgeCount++;
+  // numbered within the job being built (expressions/codegen.ts): identical plans, identical texts
+  // the target's class is part of the text: edges of the same text share compiled code and type feedback,
+  // which stays monomorphic only if they all call the same operator class
+  const id = `${nextGeneratedName("edge")}_${op.constructor.name.replace(/[^A-Za-z0-9_$]/g, "_")}`;
   const src = `"use strict";return {`
-    + `record:function edge${id}_record(kind,row){op.processElement(${input},kind,row);},`
-    + `watermark:function edge${id}_watermark(wm){op.processWatermark(${input},wm);}};`;
-  return new Function("op", src)(op) as Pick<Output, "record" | "watermark">;
+    + `record:function ${id}_record(kind,row){op.processElement(${input},kind,row);},`
+    + `watermark:function ${id}_watermark(wm){op.processWatermark(${input},wm);}};`;
+  return generate("edge", id, ["op"], src, [op]);
 }
 
 /** Fans one operator's output out to several consumers (a shared plan node). */

@@ -1,5 +1,5 @@
 import { parseDuration } from "../ptf/ttl.js";
-import type { JobSettings } from "../table/executor.js";
+import type { JobSettings } from "./job-contract.js";
 import { growFloat64 } from "./aggregates/accumulator.js";
 
 /**

@@ -7,6 +7,7 @@ import {
   isInteger, isInterval, isString, isTimestamp, nullSafe, requireArg, share, withSetups,
 } from "./compile-support.js";
 import { type CallNode, nodeToString } from "./node.js";
+import { type BuiltinFunction, builtin } from "./builtin-function.js";
 
 /**
  * Comparisons, SQL three-valued logic, IS [NOT] NULL/TRUE/FALSE, BETWEEN, IN, IF, COALESCE, IFNULL.
@@ -189,3 +190,17 @@ export function compileIfNull(node: CallNode, args: Compiled[], ctx: CodegenCont
   return { type: result, src: chain(ctx, [coerceTo(ctx, a, result), coerceTo(ctx, b, result)]) };
 }
 
+/** Comparisons, logic, tests, conditionals; `IF`, `COALESCE` and `IFNULL` are SQL functions, the rest SQL syntax. */
+export const LOGIC_BUILTINS: readonly BuiltinFunction[] = [
+  ...COMPARISONS.map((name) => builtin(name, compileComparison)),
+  builtin("between", compileBetween),
+  builtin("notBetween", compileBetween),
+  builtin("in", compileIn),
+  builtin("and", compileLogic),
+  builtin("or", compileLogic),
+  builtin("not", compileLogic),
+  ...["isNull", "isNotNull", "isTrue", "isFalse", "isNotTrue", "isNotFalse"].map((name) => builtin(name, (n, a) => compileTest(n, a))),
+  builtin("if", compileIf, ["IF", 3]),
+  builtin("coalesce", compileCoalesce, ["COALESCE", 1, Infinity]),
+  builtin("ifNull", compileIfNull, ["IFNULL", 2]),
+];

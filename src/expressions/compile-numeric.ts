@@ -7,6 +7,7 @@ import {
 } from "./compile-support.js";
 import { compileIntervalArith, compileTimestampShift } from "./compile-temporal.js";
 import { type CallNode, nodeToString } from "./node.js";
+import { type BuiltinFunction, builtin } from "./builtin-function.js";
 
 /**
  * Arithmetic and numeric functions. Result types follow Flink's type inference (BuiltInFunctionDefinitions
@@ -210,3 +211,22 @@ function compileRound(node: CallNode, args: Compiled[], ctx: CodegenContext): Co
   }
   return { type: rt, src: nullSafe(ctx, operands, (r) => `h.roundDouble(${r[0]},${n(r)})`) };
 }
+
+/** The numeric built-ins and their SQL spellings (operators `+ - * / %` and `FLOOR`/`CEIL`/`ROUND` have SQL syntax of their own). */
+export const NUMERIC_BUILTINS: readonly BuiltinFunction[] = [
+  builtin("plus", compileArith),
+  builtin("minus", compileArith),
+  builtin("times", compileArith),
+  builtin("dividedBy", compileArith),
+  builtin("mod", compileArith, ["MOD", 2]),
+  builtin("negate", compileNumericFunction),
+  builtin("abs", compileNumericFunction, ["ABS", 1]),
+  builtin("floor", compileNumericFunction),
+  builtin("ceil", compileNumericFunction),
+  builtin("round", compileNumericFunction),
+  builtin("power", compileNumericFunction, ["POWER", 2]),
+  builtin("sqrt", compileNumericFunction, ["SQRT", 1]),
+  builtin("exp", compileNumericFunction, ["EXP", 1]),
+  builtin("ln", compileNumericFunction, ["LN", 1]),
+  builtin("log10", compileNumericFunction, ["LOG10", 1]),
+];

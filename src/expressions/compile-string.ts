@@ -6,6 +6,7 @@ import {
 } from "./compile-support.js";
 import { likeToRegExp } from "./helpers-string.js";
 import { type CallNode, nodeToString } from "./node.js";
+import { type BuiltinFunction, builtin } from "./builtin-function.js";
 
 /**
  * String functions, with Flink's result types: upper/lower/initCap keep their argument's type,
@@ -27,9 +28,29 @@ function requireStrings(node: CallNode, args: readonly Compiled[], positions: re
   for (const i of positions) if (args[i]) requireArg(node, i, args[i]!, isString, "a STRING");
 }
 
-export const STRING_FUNCTIONS = [
-  "upper", "lower", "initCap", "charLength", "substring", "trim", "trimLeading", "trimTrailing", "like", "concat",
-  "replace", "repeat", "lpad", "rpad", "position",
+/** The string built-ins and their SQL spellings (`TRIM(...)`, `POSITION(a IN b)` have SQL syntax of their own). */
+export const STRING_BUILTINS: readonly BuiltinFunction[] = [
+  builtin("upper", compileStringFunction, ["UPPER", 1]),
+  builtin("lower", compileStringFunction, ["LOWER", 1]),
+  builtin("initCap", compileStringFunction, ["INITCAP", 1]),
+  builtin("charLength", compileStringFunction, ["CHAR_LENGTH", 1], ["CHARACTER_LENGTH", 1]),
+  builtin("substring", compileStringFunction, ["SUBSTRING", 2, 3], ["SUBSTR", 2, 3]),
+  builtin("trim", compileStringFunction),
+  builtin("trimLeading", compileStringFunction, ["LTRIM", 1]),
+  builtin("trimTrailing", compileStringFunction, ["RTRIM", 1]),
+  builtin("like", compileStringFunction),
+  builtin("concat", compileStringFunction, ["CONCAT", 1, Infinity]),
+  builtin("replace", compileStringFunction, ["REPLACE", 3]),
+  builtin("repeat", compileStringFunction, ["REPEAT", 2]),
+  builtin("lpad", compileStringFunction, ["LPAD", 3]),
+  builtin("rpad", compileStringFunction, ["RPAD", 3]),
+  builtin("position", compileStringFunction),
+  // REVERSE(s): the code points of s in reverse order, a VARCHAR of s's length (NULL for NULL)
+  builtin("reverse", (node, args, ctx) => {
+    arity(node, args, 1);
+    requireStrings(node, args, [0]);
+    return { type: varying(args[0]!.type, anyNullable(args)), src: nullSafe(ctx, args, ([x]) => `h.reverse(${x})`) };
+  }, ["REVERSE", 1]),
 ];
 
 export function compileStringFunction(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {

@@ -6,6 +6,7 @@ import {
   isTimestamp, literalString, nullSafe, requireArg, where,
 } from "./compile-support.js";
 import { type CallNode, nodeToString } from "./node.js";
+import { type BuiltinFunction, builtin } from "./builtin-function.js";
 
 /**
  * Temporal expressions. TIMESTAMP and TIMESTAMP_LTZ values are `Date`s read in UTC (the session time
@@ -156,3 +157,11 @@ export function compileIntervalArith(node: CallNode, a: Compiled, b: Compiled, c
   }
   throw new ValidationError(`${displayName(node)} is not defined for ${category(a.type)} (${a.type}) and ${category(b.type)} (${b.type}) in ${nodeToString(node)}`);
 }
+
+/** Temporal built-ins (`EXTRACT`, `FLOOR(t TO unit)` and interval literals have SQL syntax of their own). */
+export const TEMPORAL_BUILTINS: readonly BuiltinFunction[] = [
+  builtin("extract", compileExtract),
+  builtin("floorTime", compileFloorCeilTime),
+  builtin("ceilTime", compileFloorCeilTime),
+  ...INTERVAL_FUNCTIONS.map((name) => builtin(name, compileIntervalOf)),
+];

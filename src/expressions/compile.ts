@@ -1,15 +1,12 @@
+import { generate, shapeName } from "./codegen.js";
 import { ValidationError } from "../types/errors.js";
 import { DataType } from "../types/data-type.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { coerceValue, inferType } from "../types/values.js";
 import { castFunction, isIdentityCast } from "./cast.js";
-import {
-  COMPARISONS, compileBetween, compileCoalesce, compileComparison, compileIf, compileIfNull, compileIn, compileLogic, compileTest,
-} from "./compile-logic.js";
-import { compileArith, compileNumericFunction } from "./compile-numeric.js";
-import { STRING_FUNCTIONS, compileStringFunction } from "./compile-string.js";
+import { type BuiltinCompile, builtin } from "./builtin-function.js";
+import { BUILTINS } from "./builtins.js";
 import { type Compiled, arity, isNullType, nullSafe } from "./compile-support.js";
-import { INTERVAL_FUNCTIONS, compileExtract, compileFloorCeilTime, compileIntervalOf } from "./compile-temporal.js";
 import { checkExpressionDepth } from "./depth.js";
 import { helpers } from "./helpers.js";
 import { type CallNode, type ExprNode, type LiteralNode, nodeToString } from "./node.js";
@@ -76,9 +73,9 @@ export class CodegenContext {
    * Builds `(c, h) => <factory body>`; `body` is the source of a function expression using the
    * constants and helpers. Called once per operator at planning time.
    */
-  build<F>(body: string): F {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    return new Function("c", "h", `"use strict"; return ${body};`)(this.consts, helpers) as F;
+  build<F>(body: string, site = "expr", name?: string): F {
+    const text = `"use strict"; return ${body};`;
+    return generate<F>(site, name ?? shapeName(text), ["c", "h"], text, [this.consts, helpers]);
   }
 }
 
@@ -156,25 +153,10 @@ function compileCast(node: CallNode, ctx: CodegenContext): Compiled {
   return { type, src: nullSafe(ctx, [arg], ([x]) => `${c}(${x})`) };
 }
 
-type Handler = (node: CallNode, args: Compiled[], ctx: CodegenContext) => Compiled;
+type Handler = BuiltinCompile;
 
-const HANDLERS = new Map<string, Handler>();
-const register = (names: readonly string[], h: Handler) => names.forEach((n) => HANDLERS.set(n, h));
-register(["plus", "minus", "times", "dividedBy", "mod"], compileArith);
-register(["negate", "abs", "floor", "ceil", "round", "power", "sqrt", "exp", "ln", "log10"], compileNumericFunction);
-register(COMPARISONS, compileComparison);
-register(["between", "notBetween"], compileBetween);
-register(["in"], compileIn);
-register(["and", "or", "not"], compileLogic);
-register(["isNull", "isNotNull", "isTrue", "isFalse", "isNotTrue", "isNotFalse"], (n, a) => compileTest(n, a));
-register(["if"], compileIf);
-register(["coalesce"], compileCoalesce);
-register(["ifNull"], compileIfNull);
-register(STRING_FUNCTIONS, compileStringFunction);
-register(["extract"], compileExtract);
-register(["floorTime", "ceilTime"], compileFloorCeilTime);
-register(INTERVAL_FUNCTIONS, compileIntervalOf);
-register(["$field"], (n, a, c) => compileRowField(n, a, c));
+/** The compile rule of every call name: the built-ins (builtins.ts) and the plan-internal `$field`. */
+const HANDLERS = new Map<string, Handler>([...BUILTINS, builtin("$field", (n, a, c) => compileRowField(n, a, c))].map((f) => [f.name, f.compile]));
 
 /**
  * `$field(row, 'name')`: one field of a ROW value (plan-internal: the row-based operations map and

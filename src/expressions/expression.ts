@@ -111,6 +111,8 @@ export class Expression<N = unknown> {
   lowerCase(): Expression<TOp<"string", [N]>> { return new Expression(op("lower", this)); }
   initCap(): Expression<TOp<"string", [N]>> { return new Expression(op("initCap", this)); }
   charLength(): Expression<TOp<"stringToInt", [N]>> { return new Expression(op("charLength", this)); }
+  /** The characters (code points) in reverse order; SQL `REVERSE(s)`. */
+  reverse(): Expression<TOp<"string", [N]>> { return new Expression(op("reverse", this)); }
   /**
    * SQL SUBSTRING: 1-based `start`, optional `length`. A negative length gives NULL, so the result is
    * nullable unless the length is a literal `>= 0` (`substring(1, 3)`).
@@ -250,3 +252,6 @@ export class ArgumentExpression<A extends string, N> extends Expression<N> {
     super(node);
   }
 }
+
+/** The type-level node of an expression (`TCol<"age">`, `TOp<...>`, ...). */
+export type NodeOfExpr<E> = E extends { readonly __node: infer N } ? N : never;

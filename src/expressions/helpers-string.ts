@@ -78,6 +78,15 @@ export const stringHelpers = {
   charLength(s: string): number {
     return codePoints(s);
   },
+  /** REVERSE: code points in reverse order (a surrogate pair stays one character). */
+  reverse(s: string): string {
+    if (!hasSurrogates(s)) {
+      let out = "";
+      for (let i = s.length - 1; i >= 0; i--) out += s[i];
+      return out;
+    }
+    return Array.from(s).reverse().join("");
+  },
   /**
    * Flink's SUBSTRING(s FROM start [FOR len]) (BinaryStringDataUtil.substringSQL): positions are
    * 1-based; 0 counts as 1; a negative start counts from the end (and past the beginning gives '');

@@ -4,6 +4,7 @@ import { parseTypeAt } from "../types/parse-type.js";
 import { formatTimeOfDay, parseDateText, parseTimeText, parseTimestampText } from "../types/datetime-text.js";
 import { type ExprNode, callNode, col, literal } from "./node.js";
 import { TokenStream } from "../types/sql-lexer.js";
+import { SQL_BUILTINS } from "./builtins.js";
 
 /**
  * Parses a scalar SQL expression — a computed column (`IF(random % 2 = 0, 'Bob', 'Alice')`,
@@ -42,38 +43,13 @@ export interface SqlExpressionOptions {
   readonly qualified?: boolean;
 }
 
-/** SQL function names mapped onto built-in expression functions (same argument order). */
-const SQL_FUNCTIONS: Readonly<Record<string, { fn: string; min: number; max: number }>> = {
-  IF: { fn: "if", min: 3, max: 3 },
-  COALESCE: { fn: "coalesce", min: 1, max: Infinity },
-  IFNULL: { fn: "ifNull", min: 2, max: 2 },
-  UPPER: { fn: "upper", min: 1, max: 1 },
-  LOWER: { fn: "lower", min: 1, max: 1 },
-  INITCAP: { fn: "initCap", min: 1, max: 1 },
-  CHAR_LENGTH: { fn: "charLength", min: 1, max: 1 },
-  CHARACTER_LENGTH: { fn: "charLength", min: 1, max: 1 },
-  SUBSTRING: { fn: "substring", min: 2, max: 3 },
-  SUBSTR: { fn: "substring", min: 2, max: 3 },
-  CONCAT: { fn: "concat", min: 1, max: Infinity },
-  REPLACE: { fn: "replace", min: 3, max: 3 },
-  REPEAT: { fn: "repeat", min: 2, max: 2 },
-  LPAD: { fn: "lpad", min: 3, max: 3 },
-  RPAD: { fn: "rpad", min: 3, max: 3 },
-  LTRIM: { fn: "trimLeading", min: 1, max: 1 },
-  RTRIM: { fn: "trimTrailing", min: 1, max: 1 },
-  ABS: { fn: "abs", min: 1, max: 1 },
-  POWER: { fn: "power", min: 2, max: 2 },
-  SQRT: { fn: "sqrt", min: 1, max: 1 },
-  EXP: { fn: "exp", min: 1, max: 1 },
-  LN: { fn: "ln", min: 1, max: 1 },
-  LOG10: { fn: "log10", min: 1, max: 1 },
-  MOD: { fn: "mod", min: 2, max: 2 },
-};
+/** SQL function names mapped onto built-in expression functions (same argument order): the entries' SQL spellings. */
+const SQL_FUNCTIONS = SQL_BUILTINS;
 
 const AGGREGATES = new Set(["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX"]);
 
 /** The function names SQL text may call as built-ins (for "did you mean" hints of an unknown function). */
-export const SQL_FUNCTION_NAMES: readonly string[] = [...Object.keys(SQL_FUNCTIONS), ...AGGREGATES,
+export const SQL_FUNCTION_NAMES: readonly string[] = [...SQL_FUNCTIONS.keys(), ...AGGREGATES,
   "CAST", "TRY_CAST", "EXTRACT", "FLOOR", "CEIL", "CEILING", "POSITION", "TRIM", "SUBSTRING", "ROUND", "TO_TIMESTAMP", "ROW_NUMBER"];
 
 /** Interval units and their size in milliseconds (day-time) or months (year-month). */
@@ -449,7 +425,7 @@ class Parser {
 
   /** A built-in by its SQL name with its arity checked, or a call of a registered function. */
   private checked(name: string, args: ExprNode[], at: ReturnType<TokenStream["peek"]>): ExprNode {
-    const f = SQL_FUNCTIONS[name];
+    const f = SQL_FUNCTIONS.get(name);
     if (!f) return callNode(at.text, args);
     if (args.length < f.min || args.length > f.max) {
       const expected = f.min === f.max ? `${f.min}` : f.max === Infinity ? `at least ${f.min}` : `${f.min} to ${f.max}`;

@@ -1,7 +1,7 @@
 import { type CallNode, type ExprNode, nodeToString } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { type PlanContext, typeOf } from "../plan/builders.js";
-import { type CorrelateNode, type PlanNode, newNodeId } from "../plan/nodes.js";
+import { type CorrelateNode, type PlanNode, correlateNode } from "../plan/nodes.js";
 import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import { checkArguments } from "./arguments.js";
 import type { FunctionCatalog } from "./catalog.js";
@@ -68,10 +68,10 @@ export function lateralJoin(
       throw new ValidationError(`${what}: the join condition ${nodeToString(cond)} must be BOOLEAN, got ${t}`);
     }
   }
-  return {
-    kind: "Correlate", id: newNodeId(), schema, input, joinType, udf: fn, functionName: name, args,
+  return correlateNode({
+    schema, input, joinType, udf: fn, functionName: name, args,
     ...(cond !== undefined ? { condition: cond } : {}),
-  };
+  });
 }
 
 /** The TableFunction a call refers to (inline object, or registered by name) and the name to report it by. */

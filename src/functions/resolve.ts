@@ -1,3 +1,4 @@
+import { codegenFunction } from "../expressions/codegen.js";
 import { type CodegenContext, type Compiled, type FunctionResolver } from "../expressions/compile.js";
 import { type AggNode, type CallNode, type ExprNode, nodeToString } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
@@ -56,7 +57,7 @@ function scalarInvoker(fn: ScalarFunction, name: string, arity: number): (...arg
   const fail = (e: unknown, args: unknown[]) => userCodeFailure(what, args, e);
   const ps = Array.from({ length: arity }, (_, i) => `a${i}`).join(",");
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("s", "check", "fail",
+  return codegenFunction("udf-scalar", "s", "check", "fail",
     `"use strict";return function(${ps}){let r;try{r=s.eval(${ps});}catch(e){throw fail(e,[${ps}]);}return check(r);};`,
   )(fn.spec, check, fail) as (...args: unknown[]) => unknown;
 }

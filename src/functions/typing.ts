@@ -3,7 +3,7 @@
  * adds to a table, and the checks that name a wrong argument or a clashing column.
  */
 import type { ColumnNames, ResolveAll, TAlias, TErr, TOp, TUdtf, TableTypeError, UdfResult } from "../expressions/type-level.js";
-import type { NodeOfExpr } from "../table/typing.js";
+import type { NodeOfExpr } from "../expressions/expression.js";
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 type IsSingle<K> = [K] extends [never] ? false : [K] extends [UnionToIntersection<K>] ? true : false;

@@ -6,8 +6,8 @@ import type { DataType } from "../types/data-type.js";
 import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import { commonType } from "../types/values.js";
 import {
-  type AggCall, type AggregateNode, type DistinctNode, type FilterNode, type PlanNode, type ProjectNode, type UnionNode,
-  newNodeId,
+  type AggCall, type DistinctNode, type FilterNode, type PlanNode, type PlannedAggregateFunction, type UnionNode,
+  aggregateNode, distinctNode, filterNode, projectNode, unionNode,
 } from "./nodes.js";
 
 /**
@@ -67,8 +67,7 @@ export function project(givenInput: PlanNode, givenItems: readonly ExprNode[], p
     return { name: outputName(e, i), type: typeOf(e, input.schema, pc) };
   });
   unique(columns.map((c) => c.name), what);
-  const node: ProjectNode = { kind: "Project", id: newNodeId(), schema: new ResolvedSchema(columns), input, exprs: items.map(stripAlias) };
-  return node;
+  return projectNode({ schema: new ResolvedSchema(columns), input, exprs: items.map(stripAlias) });
 }
 
 const stripAlias = (e: ExprNode): ExprNode => (e.kind === "Alias" ? stripAlias(e.expr) : e);
@@ -80,7 +79,7 @@ export function filter(input: PlanNode, givenPredicate: ExprNode, pc: PlanContex
   if (t.root !== "BOOLEAN" && t.root !== "NULL") {
     throw new ValidationError(`filter: the condition ${nodeToString(predicate)} must be BOOLEAN, got ${t}`);
   }
-  return { kind: "Filter", id: newNodeId(), schema: input.schema, input, predicate };
+  return filterNode({ schema: input.schema, input, predicate });
 }
 
 /**
@@ -126,7 +125,7 @@ export function aggregate(input: PlanNode, givenKeys: readonly ExprNode[], given
   };
   const rewritten = items.map((e, i) => rewrite(e, false, stripAlias(e).kind === "Agg" ? outputName(e, i) : undefined));
   const aggSchema = new ResolvedSchema([...keyCols, ...aggCalls.map((a) => ({ name: a.name, type: a.type }))]);
-  const agg: AggregateNode = { kind: "Aggregate", id: newNodeId(), schema: aggSchema, input, groupKeys: keyExprs, aggCalls };
+  const agg = aggregateNode({ schema: aggSchema, input, groupKeys: keyExprs, aggCalls });
   // the projection keeps the user's names (alias / column / _c<i>)
   const columns: Column[] = rewritten.map((e, i) => ({ name: outputName(items[i]!, i), type: typeOf(e, aggSchema, pc) }));
   unique(columns.map((c) => c.name), "select");
@@ -134,16 +133,18 @@ export function aggregate(input: PlanNode, givenKeys: readonly ExprNode[], given
     && rewritten.every((e, i) => { const c = stripAlias(e); return c.kind === "Column" && c.name === aggSchema.names[i]; })
     && columns.every((c, i) => c.name === aggSchema.names[i]);
   if (identity) return agg;
-  return { kind: "Project", id: newNodeId(), schema: new ResolvedSchema(columns), input: agg, exprs: rewritten.map(stripAlias) };
+  return projectNode({ schema: new ResolvedSchema(columns), input: agg, exprs: rewritten.map(stripAlias) });
 }
 
 export function makeAggCall(e: AggNode, schema: ResolvedSchema, pc: PlanContext, name: string): AggCall {
   for (const a of e.args) if (containsAgg(a)) throw new ValidationError(`nested aggregates are not allowed: ${nodeToString(e)}`);
   const argTypes = e.args.map((a) => typeOf(a, schema, pc));
-  const type = e.udf ? (e.udf as { resultType: DataType }).resultType : aggregateResultType(e.fn, argTypes, nodeToString(e));
-  return e.udf === undefined
+  // a user aggregate call reaches the plan resolved to its AggregateFunction (functions/resolve.ts)
+  const udf = e.udf as PlannedAggregateFunction | undefined;
+  const type = udf ? udf.resultType : aggregateResultType(e.fn, argTypes, nodeToString(e));
+  return udf === undefined
     ? { fn: e.fn, args: e.args, distinct: e.distinct, name, type, argTypes }
-    : { fn: e.fn, args: e.args, distinct: e.distinct, name, type, argTypes, udf: e.udf };
+    : { fn: e.fn, args: e.args, distinct: e.distinct, name, type, argTypes, udf };
 }
 
 /**
@@ -170,7 +171,7 @@ export class AggCallCollector {
 }
 
 export function distinct(input: PlanNode): DistinctNode {
-  return { kind: "Distinct", id: newNodeId(), schema: input.schema, input };
+  return distinctNode({ schema: input.schema, input });
 }
 
 /**
@@ -202,7 +203,7 @@ export function unionAll(inputs: readonly PlanNode[]): UnionNode {
   };
   const columns = first.schema.columns.map((c, i) => ({ name: c.name, type: attr(i) ? types[i]!.withTimeAttribute(attr(i)) : types[i]! }));
   const cast = inputs.map((n) => castTo(n, types));
-  return { kind: "Union", id: newNodeId(), schema: new ResolvedSchema(columns), inputs: cast };
+  return unionNode({ schema: new ResolvedSchema(columns), inputs: cast });
 }
 
 /** The input itself when its values already have the representation of `types`, else a projection with casts. */

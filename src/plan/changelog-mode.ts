@@ -99,12 +99,6 @@ function valuesMode(kinds: readonly number[] | undefined, primaryKey: readonly s
   return { kinds: mode.kinds, upsertKeys: primaryKey, normalizable: true };
 }
 
-/** Hook for node kinds whose mode is defined elsewhere (PTFs). */
-export type ModeDeriver = (node: PlanNode, inputs: readonly ChangelogMode[], batch: boolean) => ChangelogMode;
-let processModeDeriver: ModeDeriver | undefined;
-export function registerProcessModeDeriver(d: ModeDeriver): void {
-  processModeDeriver = d;
-}
 
 /** Derives the changelog mode of a node; `batch` mode makes every aggregate insert-only. */
 export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new Map<PlanNode, ChangelogMode>()): ChangelogMode {
@@ -199,11 +193,11 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
     case "SetOp":
       mode = relationalMode(node, batch, (n) => deriveChangelogMode(n, batch, cache));
       break;
-    case "Process": {
-      const inputs = node.inputs.map((i) => deriveChangelogMode(i, batch, cache));
-      mode = processModeDeriver ? processModeDeriver(node, inputs, batch) : INSERT_ONLY;
+    case "Process":
+      // the function's declared output mode, resolved when the call was planned (src/ptf/updating-output.ts)
+      for (const i of node.inputs) deriveChangelogMode(i, batch, cache);
+      mode = node.call.outputMode;
       break;
-    }
     case "AsyncCalc":
       // the row passes through with the results appended: same kinds, same keys
       mode = deriveChangelogMode(node.input, batch, cache);

@@ -70,7 +70,7 @@ function attributes(n: PlanNode): string {
     case "TableAggregate": return `groupBy=[${n.groupKeys.map(nodeToString).join(", ")}], invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], select=[${n.schema.names.join(", ")}]`;
     case "ChangelogNormalize": return `key=[${n.uniqueKeys.join(", ")}]`;
     case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
-    case "Process": return String((n.call as { describe?: () => string }).describe?.() ?? "");
+    case "Process": return n.call.describe();
     case "AsyncCalc": return `calls=[${n.calls.map((c) => `${c.name}(${c.args.map(nodeToString).join(", ")}) AS ${c.column}`).join(", ")}]`;
   }
 }

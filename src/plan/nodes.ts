@@ -1,32 +1,34 @@
-import type { ExprNode } from "../expressions/node.js";
-import type { DataType } from "../types/data-type.js";
-import type { ResolvedSchema } from "../types/resolved-schema.js";
-import type { IntervalJoinNode } from "./nodes/interval-join.js";
-import type { JoinNode } from "./nodes/join.js";
-import type { LookupJoinNode } from "./nodes/lookup-join.js";
-import type { TemporalJoinNode } from "./nodes/temporal-join.js";
-
-export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
-import type { DeduplicateNode } from "./nodes/deduplicate.js";
-import type { RankNode } from "./nodes/rank.js";
-import type { SetOpNode } from "./nodes/set-op.js";
-import type { SortNode } from "./nodes/sort.js";
-
-export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
+import type { AggregateNode } from "./nodes/aggregate.js";
+import type { CorrelateNode } from "./nodes/correlate.js";
+import type { DistinctNode } from "./nodes/distinct.js";
+import type { FilterNode } from "./nodes/filter.js";
+import type { OverAggregateNode } from "./nodes/over-aggregate.js";
+import type { ProcessNode } from "./nodes/process.js";
+import type { ProjectNode } from "./nodes/project.js";
+import type { SinkNode } from "./nodes/sink.js";
+import type { SourceScanNode } from "./nodes/source-scan.js";
+import type { UnionNode } from "./nodes/union.js";
+import type { ValuesNode } from "./nodes/values.js";
+import type { WindowAggregateNode } from "./nodes/window-aggregate.js";
 import type { StatementSetNode } from "./nodes/statement-set.js";
 import type { TableAggregateNode } from "./nodes/table-aggregate.js";
 import type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
-export type { StatementSetNode } from "./nodes/statement-set.js";
-export type { TableAggregateNode } from "./nodes/table-aggregate.js";
-export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
+import type { JoinNode } from "./nodes/join.js";
+import type { IntervalJoinNode } from "./nodes/interval-join.js";
+import type { TemporalJoinNode } from "./nodes/temporal-join.js";
+import type { LookupJoinNode } from "./nodes/lookup-join.js";
+import type { SortNode } from "./nodes/sort.js";
+import type { RankNode } from "./nodes/rank.js";
+import type { DeduplicateNode } from "./nodes/deduplicate.js";
+import type { SetOpNode } from "./nodes/set-op.js";
 import type { AsyncCalcNode } from "./nodes/async-calc.js";
-import type { ScanPushdown } from "./pushed-filter.js";
-export type { AsyncCalcNode } from "./nodes/async-calc.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
- * `kind` equals the interface name without the `Node` suffix. The fluent Table API builds these;
- * exec/ turns them into operators.
+ * One node kind per file in `nodes/`: the interface (`kind` = its name without `Node`) and a factory
+ * (`projectNode({...})`) that validates the fields and returns a frozen node. Build nodes only with the
+ * factories. Adding a kind: its file, a member of `PlanNode`, a case in `inputsOf` (a missing case is a
+ * compile error), then the compiler lists every other switch that must learn it.
  */
 export type PlanNode =
   | ValuesNode
@@ -54,190 +56,53 @@ export type PlanNode =
   | SetOpNode
   | AsyncCalcNode;
 
-interface NodeBase {
-  /** Unique per plan node instance; used to share one operator between several consumers. */
-  readonly id: number;
-  readonly schema: ResolvedSchema;
-}
+import { copyNode } from "./nodes/node-base.js";
 
-let nextId = 1;
-export const newNodeId = (): number => nextId++;
+export type { NodeBase, NodeFields } from "./nodes/node-base.js";
+export { copyNode } from "./nodes/node-base.js";
+export type { WatermarkSpec } from "./nodes/watermark-spec.js";
+export type { AggCall, PlannedAggregateFunction } from "./nodes/agg-call.js";
+export { type ValuesNode, valuesNode } from "./nodes/values.js";
+export { type SourceScanNode, sourceScanNode } from "./nodes/source-scan.js";
+export { type ProjectNode, projectNode } from "./nodes/project.js";
+export { type FilterNode, filterNode } from "./nodes/filter.js";
+export { type AggregateNode, aggregateNode } from "./nodes/aggregate.js";
+export { type DistinctNode, distinctNode } from "./nodes/distinct.js";
+export { type UnionNode, unionNode } from "./nodes/union.js";
+export { type PlannedProcessCall, type ProcessNode, processNode } from "./nodes/process.js";
+export { type GroupWindowSpec, type WindowAggregateNode, type WindowProperty, windowAggregateNode } from "./nodes/window-aggregate.js";
+export { type OverAggregateNode, type OverWindowSpec, overAggregateNode } from "./nodes/over-aggregate.js";
+export { type CorrelateNode, type PlannedTableFunction, correlateNode } from "./nodes/correlate.js";
+export { type ConnectorAttachment, type SinkNode, sinkNode } from "./nodes/sink.js";
+export type { StatementSetNode } from "./nodes/statement-set.js";
+export type { TableAggregateNode } from "./nodes/table-aggregate.js";
+export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";
+export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
+export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
+export { type AsyncCalcNode, type AsyncCall, asyncCalcNode } from "./nodes/async-calc.js";
 
-/** Event-time declaration of a source: rowtime column index and the watermark strategy. */
-export interface WatermarkSpec {
-  readonly rowtimeColumn: string;
-  /** Watermark = max(rowtime) - delayMillis. */
-  readonly delayMillis: number;
-  /** Emitted after each record (Flink's `on-event`), or every `intervalRecords` records. */
-  readonly emit: "on-event" | "periodic";
-  /** Records between two watermarks when `emit` is "periodic". */
-  readonly intervalRecords?: number;
-}
-
-export interface ValuesNode extends NodeBase {
-  readonly kind: "Values";
-  /** Positional records, already checked against the schema. */
-  readonly rows: readonly (readonly unknown[])[];
-  /** Row kinds (Kind numbers) when not all INSERT. */
-  readonly kinds?: readonly number[];
-  readonly watermark?: WatermarkSpec;
-  /** Declared by a schema with a primary key: updating rows then form an upsert (or keyed retract) changelog. */
-  readonly primaryKey?: readonly string[];
-}
-
-/** A scan of a connector table (datagen, filesystem ...); the connector is resolved by exec. */
-export interface SourceScanNode extends NodeBase {
-  readonly kind: "SourceScan";
-  readonly tableName: string;
-  readonly connector: string;
-  readonly options: Readonly<Record<string, string>>;
-  /** Physical columns read from the connector; computed columns follow as expressions. */
-  readonly physical: ResolvedSchema;
-  readonly computed: readonly { readonly name: string; readonly expr: ExprNode }[];
-  readonly watermark?: WatermarkSpec;
-  readonly primaryKey?: readonly string[];
-  /** An in-process object the connector reads (the iterable of fromAsyncIterable); never an option. */
-  readonly attachment?: unknown;
-  /** Row kinds the source produces when it is not insert-only (a changelog source). */
-  readonly kinds?: readonly number[];
-  /** Pushed into the source by the planner (plan/pushdown.ts): filters it applies, and the declared physical columns it reads. */
-  readonly pushdown?: ScanPushdown;
-}
-
-export interface ProjectNode extends NodeBase {
-  readonly kind: "Project";
-  readonly input: PlanNode;
-  readonly exprs: readonly ExprNode[];
-}
-
-export interface FilterNode extends NodeBase {
-  readonly kind: "Filter";
-  readonly input: PlanNode;
-  readonly predicate: ExprNode;
-}
-
-export interface AggCall {
-  readonly fn: string;
-  readonly args: readonly ExprNode[];
-  readonly distinct: boolean;
-  readonly name: string;
-  readonly type: DataType;
-  readonly argTypes: readonly DataType[];
-  /** A user-defined AggregateFunction (issue: UDFs). */
-  readonly udf?: unknown;
-}
-
-/** GROUP BY keys + aggregates; output columns are [keys..., aggregates...]. No keys = global aggregate. */
-export interface AggregateNode extends NodeBase {
-  readonly kind: "Aggregate";
-  readonly input: PlanNode;
-  readonly groupKeys: readonly ExprNode[];
-  readonly aggCalls: readonly AggCall[];
-}
-
-export interface DistinctNode extends NodeBase {
-  readonly kind: "Distinct";
-  readonly input: PlanNode;
-}
-
-export interface UnionNode extends NodeBase {
-  readonly kind: "Union";
-  readonly inputs: readonly PlanNode[];
-}
-
-/** A Process Table Function call; details live in ptf/ (the node only carries the resolved call). */
-export interface ProcessNode extends NodeBase {
-  readonly kind: "Process";
-  readonly inputs: readonly PlanNode[];
-  readonly call: unknown;
-}
-
-/** A group window over an event-time attribute (built by table/windows); times in milliseconds. */
-export interface GroupWindowSpec {
-  readonly type: "TUMBLE" | "SLIDE" | "SESSION" | "CUMULATE";
-  readonly alias: string;
-  /** The rowtime attribute the window is on. */
-  readonly timeColumn: string;
-  /** Size (TUMBLE, SLIDE), maximum size (CUMULATE) or gap (SESSION). */
-  readonly size: number;
-  /** Slide (SLIDE) or step (CUMULATE). */
-  readonly step?: number;
-}
-
-/** Window properties a window aggregate appends after its aggregates (`$("w").start()` ...). */
-export type WindowProperty = "start" | "end" | "rowtime";
-
-/** Group-window aggregation: output columns are [keys..., aggregates..., properties...]; append-only. */
-export interface WindowAggregateNode extends NodeBase {
-  readonly kind: "WindowAggregate";
-  readonly input: PlanNode;
-  readonly window: GroupWindowSpec;
-  readonly groupKeys: readonly ExprNode[];
-  readonly aggCalls: readonly AggCall[];
-  readonly properties: readonly WindowProperty[];
-}
-
-/** An over window: PARTITION BY, ORDER BY one column, and the frame (preceding bound up to CURRENT). */
-export interface OverWindowSpec {
-  readonly alias: string;
-  readonly partitionBy: readonly ExprNode[];
-  readonly orderBy: string;
-  readonly ascending: boolean;
-  readonly nullsFirst: boolean;
-  readonly frame: "RANGE" | "ROWS";
-  /** Preceding bound: undefined = UNBOUNDED; milliseconds (RANGE) or a number of rows (ROWS). */
-  readonly preceding?: number;
-  /** ORDER BY a rowtime attribute (rows are released by watermarks) rather than another column (updates). */
-  readonly timeBased: boolean;
-}
-
-/** Over aggregation: output columns are [input columns..., aggregates...]. */
-export interface OverAggregateNode extends NodeBase {
-  readonly kind: "OverAggregate";
-  readonly input: PlanNode;
-  readonly window: OverWindowSpec;
-  readonly aggCalls: readonly AggCall[];
-}
-
-/**
- * A lateral join with a table function (`joinLateral` / `leftOuterJoinLateral`): each input row is
- * followed by the rows the function produces for it; output = input columns + function columns.
- * Row kinds pass through (a retracted input row retracts what it produced).
- */
-export interface CorrelateNode extends NodeBase {
-  readonly kind: "Correlate";
-  readonly input: PlanNode;
-  readonly joinType: "INNER" | "LEFT";
-  /** The TableFunction object (src/functions) and the name it is reported by. */
-  readonly udf: unknown;
-  readonly functionName: string;
-  readonly args: readonly ExprNode[];
-  /** Join condition over the output columns; rows for which it is not TRUE are dropped (LEFT: padded). */
-  readonly condition?: ExprNode;
-}
-
-/**
- * Writes its input into a connector table (`executeInsert` / `insertInto`). Its schema is the sink's
- * physical columns; input columns are matched by position. Nothing flows out of it.
- */
-export interface SinkNode extends NodeBase {
-  readonly kind: "Sink";
-  readonly input: PlanNode;
-  readonly tableName: string;
-  readonly connector: string;
-  readonly options: Readonly<Record<string, string>>;
-  readonly primaryKey?: readonly string[];
-  /** How the sink consumes the input's changelog (checked against the input's mode when planned). */
-  readonly changelog: "insert-only" | "upsert" | "all";
-  /** An in-process object of the connector (the collection sink's store). */
-  readonly attachment?: unknown;
-}
-
+/** The inputs of a node, in order (a two-input node: `[left, right]`). */
 export function inputsOf(node: PlanNode): readonly PlanNode[] {
   switch (node.kind) {
     case "Values":
     case "SourceScan":
       return [];
+    case "Project":
+    case "Filter":
+    case "Aggregate":
+    case "Distinct":
+    case "WindowAggregate":
+    case "OverAggregate":
+    case "Correlate":
+    case "Sink":
+    case "TableAggregate":
+    case "ChangelogNormalize":
+    case "LookupJoin":
+    case "Sort":
+    case "Rank":
+    case "Deduplicate":
+    case "AsyncCalc":
+      return [node.input];
     case "Union":
     case "Process":
       return node.inputs;
@@ -248,7 +113,52 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
       return [node.left, node.right];
     case "StatementSet":
       return node.sinks;
-    default:
-      return [node.input];
   }
+  return unhandled(node);
+}
+
+/**
+ * A copy of `node` reading `inputs` (in `inputsOf` order) instead of its own, as a new node; a leaf is
+ * returned as it is. Exhaustive like `inputsOf`, so a two-input node never loses its right input.
+ */
+export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNode {
+  const expected = inputsOf(node).length;
+  if (inputs.length !== expected) throw new Error(`withInputs: a ${node.kind} node has ${expected} inputs, got ${inputs.length}`);
+  switch (node.kind) {
+    case "Values":
+    case "SourceScan":
+      return node;
+    case "Project":
+    case "Filter":
+    case "Aggregate":
+    case "Distinct":
+    case "WindowAggregate":
+    case "OverAggregate":
+    case "Correlate":
+    case "Sink":
+    case "TableAggregate":
+    case "ChangelogNormalize":
+    case "LookupJoin":
+    case "Sort":
+    case "Rank":
+    case "Deduplicate":
+    case "AsyncCalc":
+      return copyNode<typeof node>(node, { input: inputs[0]! });
+    case "Union":
+    case "Process":
+      return copyNode<typeof node>(node, { inputs });
+    case "Join":
+    case "IntervalJoin":
+    case "TemporalJoin":
+    case "SetOp":
+      return copyNode<typeof node>(node, { left: inputs[0]!, right: inputs[1]! });
+    case "StatementSet":
+      return copyNode(node, { sinks: inputs as readonly SinkNode[] });
+  }
+  return unhandled(node);
+}
+
+/** The end of an exhaustive switch over `PlanNode`: a kind left out is a compile error here. */
+export function unhandled(node: never): never {
+  throw new Error(`unhandled plan node kind ${(node as { kind: string }).kind}`);
 }

@@ -1,5 +1,5 @@
 import { type ChangelogMode, deriveChangelogMode, isInsertOnly, isKeyedUpsert } from "./changelog-mode.js";
-import { type PlanNode, type ProcessNode, inputsOf, newNodeId } from "./nodes.js";
+import { type PlanNode, copyNode, inputsOf, withInputs } from "./nodes.js";
 import { changelogNormalizeNode } from "./nodes/changelog-normalize.js";
 
 /**
@@ -48,22 +48,15 @@ export function normalizeUpserts(root: PlanNode, options: { readonly batch: bool
       }
       out = rewritten.every((r, i) => r === inputs[i]) ? node : withInputs(node, rewritten);
       // a PTF's output mode may depend on what its consumer needs (getRequiredChangelogMode)
-      if (out.kind === "Process" && processRequirement !== undefined) out = processRequirement(out, { updateBefore: needs, keyOnlyDeletes: keyOnly && !needs });
+      if (out.kind === "Process") {
+        const call = out.call.withRequiredMode({ updateBefore: needs, keyOnlyDeletes: keyOnly && !needs });
+        if (call !== out.call) out = copyNode(out, { call });
+      }
     }
     slot[at] = out;
     return out;
   };
   return rewrite(root, options.rootNeedsRetractions, false);
-}
-
-/** What the consumer of a PTF call needs: full retractions, or upserts (with deletes by key only). */
-export interface ConsumerRequirement { readonly updateBefore: boolean; readonly keyOnlyDeletes: boolean }
-export type ProcessRequirement = (node: ProcessNode, consumer: ConsumerRequirement) => ProcessNode;
-let processRequirement: ProcessRequirement | undefined;
-
-/** Installed by the PTF runtime: re-resolves a call's output mode for its consumer. */
-export function registerProcessRequirement(f: ProcessRequirement): void {
-  processRequirement = f;
 }
 
 /** Whether input `i` of `node` may delete by key only (`~D`): an upsert sink declaring `sink.supports-delete-by-key`. */
@@ -107,21 +100,4 @@ function upsertKeyMatches(sink: PlanNode & { kind: "Sink" }, input: ChangelogMod
   const key = sink.primaryKey ?? [];
   const inputKey = input.upsertKeys!.map((k) => sink.schema.names[sink.input.schema.indexOf(k)]);
   return inputKey.length === key.length && key.every((k) => inputKey.includes(k));
-}
-
-/** A copy of `node` reading `inputs` instead of its own (a new node identity). */
-export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNode {
-  const id = newNodeId();
-  switch (node.kind) {
-    case "Union":
-    case "Process":
-      return { ...node, id, inputs };
-    case "StatementSet":
-      return Object.freeze({ ...node, id, sinks: inputs as typeof node.sinks });
-    case "Values":
-    case "SourceScan":
-      return node;
-    default:
-      return { ...node, id, input: inputs[0]! } as PlanNode;
-  }
 }

@@ -1,7 +1,6 @@
 import type { CallNode, ExprNode } from "../expressions/node.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
-import { type FilterNode, type PlanNode, type SourceScanNode, inputsOf, newNodeId } from "./nodes.js";
-import { withInputs } from "./normalize-upserts.js";
+import { type FilterNode, type PlanNode, type SourceScanNode, copyNode, inputsOf, withInputs } from "./nodes.js";
 import type { PushdownSupport, PushedFilter } from "./pushed-filter.js";
 
 /**
@@ -52,14 +51,14 @@ function rewrite(n: PlanNode, consumers: Map<PlanNode, number>, support: (scan: 
       const s = support(below);
       if (!s?.projection) return n;
       const scan = projectScan(below, columnsOf(n.exprs));
-      return scan === below ? n : { ...n, id: newNodeId(), input: scan };
+      return scan === below ? n : copyNode(n, { input: scan });
     }
     if (below.kind === "Filter" && once(below) && below.input.kind === "SourceScan" && once(below.input)) {
       const s = support(below.input);
       if (!s) return n;
       const used = s.projection ? new Set([...columnsOf(n.exprs), ...columnsOf([below.predicate])]) : undefined;
       const filtered = pushFilter(below, below.input, s, used);
-      return filtered === below ? n : { ...n, id: newNodeId(), input: filtered };
+      return filtered === below ? n : copyNode(n, { input: filtered });
     }
   }
   return n;
@@ -78,14 +77,14 @@ function pushFilter(f: FilterNode, scan: SourceScanNode, s: PushdownSupport, use
   }
   let newScan: SourceScanNode = scan;
   if (pushed.length > 0) {
-    newScan = { ...scan, id: newNodeId(), pushdown: { ...(scan.pushdown ?? {}), filters: [...(scan.pushdown?.filters ?? []), ...pushed] } };
+    newScan = copyNode(scan, { pushdown: { ...(scan.pushdown ?? {}), filters: [...(scan.pushdown?.filters ?? []), ...pushed] } });
   }
   // the columns of every conjunct stay readable: kept ones are evaluated above, pushed ones by the source
   if (used !== undefined) newScan = projectScan(newScan, used);
   if (newScan === scan) return f;
   if (kept.length === 0) return newScan;
   const predicate = kept.reduce((a, b) => ({ kind: "Call", fn: "and", args: [a, b] }) as CallNode);
-  return { ...f, id: newNodeId(), input: newScan, predicate, schema: newScan.schema };
+  return copyNode(f, { input: newScan, predicate, schema: newScan.schema });
 }
 
 /** The scan reading only `used` physical columns (in declared order); unchanged when it reads them all or cannot. */
@@ -97,10 +96,7 @@ function projectScan(scan: SourceScanNode, used: ReadonlySet<string>): SourceSca
   // a scan of no column still yields its rows: keep the first
   if (keep.length === 0) keep.push(0);
   const schema = new ResolvedSchema(keep.map((i) => physical[i]!));
-  return {
-    ...scan, id: newNodeId(), schema, physical: schema,
-    pushdown: { filters: scan.pushdown?.filters ?? [], projection: keep, declared: scan.physical },
-  };
+  return copyNode(scan, { schema, physical: schema, pushdown: { filters: scan.pushdown?.filters ?? [], projection: keep, declared: scan.physical } });
 }
 
 function columnsOf(exprs: readonly ExprNode[]): Set<string> {

@@ -1,10 +1,10 @@
 import { Expression } from "../expressions/expression.js";
 import { type ExprNode, literal, nodeToString } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
-import { Table } from "../table/table.js";
+import { isPlannedTable } from "../plan/planning-context.js";
 import { type NamedArg, SYSTEM_ARGS } from "./function.js";
 import type { OrderItem } from "./order-by.js";
-import { PartitionedTable, TableArgument, type TableLike } from "./table-arguments.js";
+import { TableArgument, type TableLike, isPartitionedTable } from "./table-arguments.js";
 
 /**
  * Binding of call arguments to declared arguments (positional or named, never mixed), with the
@@ -25,8 +25,8 @@ const DEFAULT: BoundValue = Object.freeze({ kind: "default" });
 
 function classify(arg: unknown, index: number): RawArg {
   if (arg instanceof TableArgument) return { name: arg.name, value: { kind: "table", table: arg.table, keys: arg.partitionKeys, order: arg.order } };
-  if (arg instanceof PartitionedTable) return { name: undefined, value: { kind: "table", table: arg.table, keys: arg.keys, order: arg.order } };
-  if (arg instanceof Table) return { name: undefined, value: { kind: "table", table: arg, keys: [] } };
+  if (isPartitionedTable(arg)) return { name: undefined, value: { kind: "table", table: arg.table, keys: arg.keys, order: arg.order } };
+  if (isPlannedTable(arg)) return { name: undefined, value: { kind: "table", table: arg, keys: [] } };
   if (arg instanceof Expression) {
     const node = arg.node;
     if (node.kind === "Argument") {

@@ -2,8 +2,8 @@ import { getOwn, hasOwn, setOwn } from "../types/own.js";
 import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
-import { type PlanNode, type ProcessNode, newNodeId } from "../plan/nodes.js";
-import type { TableEnvironment } from "../table/table-environment.js";
+import { type PlanNode, type ProcessNode, processNode } from "../plan/nodes.js";
+import type { PlanningContext } from "../plan/planning-context.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { coerceValue, isImplicitlyAssignable } from "../types/values.js";
@@ -33,8 +33,8 @@ import { builtinPtf } from "./builtins/index.js";
  * was called on.
  */
 export function resolveProcessCall(
-  env: TableEnvironment, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
-): ProcessNode {
+  env: PlanningContext, fnOrName: unknown, args: readonly unknown[], implicit?: TableArgument<unknown, string, string>,
+): ProcessNode<ResolvedPtfCall> {
   const resolved = resolveFunction(env, fnOrName);
   const { functionName, registered } = resolved;
   let fn = resolved.fn;
@@ -77,7 +77,7 @@ export function resolveProcessCall(
     const v = value(a.name);
     const decl = a.decl as TableArgDecl<unknown, TableTrait>;
     if (v.kind !== "table") throw new ValidationError(`Invalid argument value. Argument '${a.name}' expects a table to be passed.`);
-    if (v.table.env !== env) throw new ValidationError(`Table argument '${a.name}': the table belongs to a different TableEnvironment`);
+    if (v.table.env !== env) throw new ValidationError(`Table argument '${a.name}': the table belongs to a different PlanningContext`);
     const schema = v.table.node.schema;
     if (decl.broadcast && (v.keys.length > 0 || (v.order !== undefined && v.order.length > 0))) {
       throw new ValidationError("PARTITION BY or ORDER BY are not supported for table arguments with broadcast semantics.");
@@ -190,10 +190,10 @@ export function resolveProcessCall(
       return renegotiated;
     },
   };
-  return { kind: "Process", id: newNodeId(), schema, inputs, call };
+  return processNode({ schema, inputs, call });
 }
 
-function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
+function resolveFunction(env: PlanningContext, fnOrName: unknown): { fn: ProcessTableFunction<unknown, unknown, unknown>; functionName: string; registered: string | undefined } {
   if (fnOrName instanceof ProcessTableFunction) return { fn: fnOrName, functionName: fnOrName.displayName, registered: undefined };
   if (typeof fnOrName === "string") {
     // built-in PTFs come first, as built-in functions do in Flink's resolution
@@ -211,7 +211,7 @@ function resolveFunction(env: TableEnvironment, fnOrName: unknown): { fn: Proces
   throw new ValidationError(`process/fromCall: expected a ProcessTableFunction or the name of a registered one, got ${String(fnOrName)}`);
 }
 
-function scalarTypeOf(v: BoundValue & { kind: "scalar" }, env: TableEnvironment): DataType {
+function scalarTypeOf(v: BoundValue & { kind: "scalar" }, env: PlanningContext): DataType {
   if (v.node.kind === "Descriptor") return new DataType("DESCRIPTOR", false);
   try {
     return evaluateConstant(v.node, "argument", env.planContext().resolveFunction).type;
@@ -221,7 +221,7 @@ function scalarTypeOf(v: BoundValue & { kind: "scalar" }, env: TableEnvironment)
 }
 
 /** Type check (implicit casts only), constant evaluation and conversion of one scalar argument. */
-function scalarValue(env: TableEnvironment, functionName: string, a: NamedArg, node: ExprNode): unknown {
+function scalarValue(env: PlanningContext, functionName: string, a: NamedArg, node: ExprNode): unknown {
   const decl = a.decl as { type: DataType };
   const target = decl.type;
   const where = `argument '${a.name}' of function '${functionName}'`;

@@ -1,7 +1,7 @@
 import { ValidationError } from "../types/errors.js";
 import { type ChangelogMode as PlanMode, INSERT_ONLY, modeToString } from "../plan/changelog-mode.js";
 import { Kind } from "../types/row.js";
-import type { ChangelogKind } from "../table/table.js";
+import type { ChangelogKind } from "../plan/planning-context.js";
 import type { ChangelogModeInfo } from "./context.js";
 
 type KindName = ChangelogModeInfo["kinds"][number];

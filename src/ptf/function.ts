@@ -8,7 +8,7 @@ import { type StateDecl, type StateValueOf, ListViewDecl, MapViewDecl, ValueStat
 import { classOf } from "./structured.js";
 import type { TableTrait } from "./traits.js";
 import { type ChangelogContext, ChangelogMode } from "./changelog.js";
-import type { ChangelogKind } from "../table/table.js";
+import type { ChangelogKind } from "../plan/planning-context.js";
 
 /**
  * Declared arguments by name, in call order. The constraint names only the `kind` so that it gives no

@@ -10,7 +10,7 @@ export type { StateOptions } from "./state.js";
 export type { ListView, MapView, ValueView } from "./views.js";
 export type { Context, OnTimerContext, TimeContext, TimeKind, TimeOf, TableSemantics, SortDirection, ChangelogModeInfo, CollectValue } from "./context.js";
 export { structuredType } from "./structured.js";
-export { PartitionedTable, TableArgument } from "./table-arguments.js";
+export { TableArgument } from "./table-arguments.js";
 export type { AnyProcessTableFunction, ProcessOutput, FromCallOutput, ProcessMode } from "./typing.js";
 export { ChangelogMode } from "./changelog.js";
 export type { ChangelogContext } from "./changelog.js";

@@ -1,4 +1,5 @@
 import type { ChangelogMode } from "../plan/changelog-mode.js";
+import type { PlannedProcessCall } from "../plan/nodes.js";
 import type { Column, ResolvedSchema } from "../types/resolved-schema.js";
 import type { TableArgDecl } from "./arguments.js";
 import type { ProcessTableFunction } from "./function.js";
@@ -34,7 +35,7 @@ export interface ResolvedTableArg {
 /**
  * A PTF call after validation: what the planner and the operator need. Carried by `ProcessNode.call`.
  */
-export interface ResolvedPtfCall {
+export interface ResolvedPtfCall extends PlannedProcessCall {
   readonly kind: "ResolvedPtfCall";
   readonly fn: ProcessTableFunction<unknown, unknown, unknown>;
   /** The name used in messages: the registered name, else the declared name, else `<anonymous>`. */
@@ -66,6 +67,7 @@ export interface ResolvedPtfCall {
   withRequiredMode(consumer: { readonly updateBefore: boolean; readonly keyOnlyDeletes: boolean }): ResolvedPtfCall;
 }
 
+/** Narrows a Process node's call to the PTF call this package resolves (every call made by ptf/call.ts is one). */
 export function isResolvedPtfCall(x: unknown): x is ResolvedPtfCall {
   return typeof x === "object" && x !== null && (x as { kind?: unknown }).kind === "ResolvedPtfCall";
 }

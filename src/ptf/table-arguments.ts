@@ -3,17 +3,26 @@ import type { Expression } from "../expressions/expression.js";
 import type { ColumnNames } from "../expressions/type-level.js";
 import { ValidationError } from "../types/errors.js";
 import type { PlanNode } from "../plan/nodes.js";
-import { Table, type ChangelogKind } from "../table/table.js";
-import type { TableEnvironment } from "../table/table-environment.js";
-import { resolveProcessCall } from "./call.js";
+import type { PlannedTable } from "../plan/planning-context.js";
 import { type OrderItem, orderItems } from "./order-by.js";
-import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput, TableArgType } from "./typing.js";
-import type { CheckCall, CheckedFunction, ImplicitTable } from "./call-checks.js";
+import type { TableArgType } from "./typing.js";
 
 /** What a table argument needs from a Table: its environment and plan. */
-export interface TableLike {
-  readonly env: TableEnvironment;
-  readonly node: PlanNode;
+export type TableLike = PlannedTable;
+
+/** Marks the facade's `PartitionedTable` (table/partitioned-table.ts), recognized here without importing it. */
+export const PARTITIONED_TABLE: unique symbol = Symbol.for("tablestream.PartitionedTable");
+
+/** A table with PARTITION BY keys (and ORDER BY items) as the call binder sees it. */
+export interface PartitionedTableLike {
+  readonly [PARTITIONED_TABLE]: true;
+  readonly table: PlannedTable;
+  readonly keys: readonly string[];
+  readonly order: readonly OrderItem[];
+}
+
+export function isPartitionedTable(x: unknown): x is PartitionedTableLike {
+  return typeof x === "object" && x !== null && (x as Partial<PartitionedTableLike>)[PARTITIONED_TABLE] === true;
 }
 
 /**
@@ -86,46 +95,3 @@ export function partitionKeyNames(table: TableLike, keys: readonly unknown[]): s
   return names;
 }
 
-/**
- * A table with PARTITION BY keys, ready to be passed to a set-semantics PTF: `process(F, ...)` or
- * `asArgument("name")` for `env.fromCall`.
- *
- * ```ts
- * names.partitionBy($("name")).process(GreetingWithMemory)   // columns: name | EXPR$0
- * ```
- */
-export class PartitionedTable<S extends object = Record<string, unknown>, K extends string = string, M extends ChangelogKind = ChangelogKind>
-  implements TableArgType<S, K> {
-  declare readonly __tableArg: { readonly schema: S; readonly keys: K };
-  declare readonly __mode: M;
-
-  constructor(readonly table: Table<S, M>, readonly keys: readonly string[], readonly order: readonly OrderItem[] = []) {
-    Object.freeze(this);
-  }
-
-  /**
-   * ORDER BY within each partition (PTF rule 10): the first column is the time attribute,
-   * ascending; the others order rows of equal time. Rows are buffered per key and handed to eval sorted
-   * once the table's watermark passes their time; late rows are dropped.
-   *
-   * ```ts
-   * events.partitionBy($("name")).orderBy($("ts").asc(), $("score").desc()).process(OrderedProcessor)
-   * ```
-   */
-  orderBy<const O extends readonly AnyExpr[]>(...columns: O & CheckOrderKeys<S, O>): PartitionedTable<S, K, M> {
-    return new PartitionedTable<S, K, M>(this.table, this.keys, orderItems(this.table, columns));
-  }
-
-  /** Calls a PTF (object or registered name) with this table as its table argument. */
-  process<F extends AnyProcessTableFunction | string, const A extends readonly unknown[]>(
-    fn: CheckedFunction<F, ImplicitTable<S, K>, A> & CheckUpdatingInput<M, F>, ...args: A & CheckCall<F, ImplicitTable<S, K>, A>
-  ): Table<ProcessOutput<F, S, K, A>, ProcessMode<F>> {
-    const node = resolveProcessCall(this.table.env, fn, args, new TableArgument(undefined, this.table, this.keys, this.order));
-    return new Table(this.table.env, node);
-  }
-
-  /** This partitioned table as the named table argument `name` of a call. */
-  asArgument<const N extends string>(name: N): TableArgument<S, K, N> {
-    return new TableArgument(name, this.table, this.keys, this.order);
-  }
-}

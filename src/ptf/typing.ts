@@ -5,12 +5,12 @@
 import type { ArgumentExpression, Expression } from "../expressions/expression.js";
 import type { TLit, TableTypeError } from "../expressions/type-level.js";
 import type { ColumnList } from "../types/data-type.js";
-import type { Flatten } from "../table/typing.js";
+import type { Flatten } from "../types/flatten.js";
 import type { ScalarArgDecl, TableArgDecl } from "./arguments.js";
 import type { IsScalarOutput } from "./context.js";
 import type { ProcessTableFunction } from "./function.js";
 import type { TableTrait } from "./traits.js";
-import type { ChangelogKind } from "../table/table.js";
+import type { ChangelogKind } from "../plan/planning-context.js";
 
 /** Any declared PTF. */
 export type AnyProcessTableFunction = ProcessTableFunction<unknown, unknown, unknown, ChangelogKind>;

@@ -2,10 +2,13 @@ import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractions } from "../plan/changelog-mode.js";
 import { describeNode } from "../plan/explain.js";
-import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, newNodeId } from "../plan/nodes.js";
+import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
 import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
-import { type ConnectorSpec, type ConnectorTable, type TableDescriptor, connectorSpec, isBuiltInConnector } from "./table-descriptor.js";
+import { connectorByName, isBuiltInConnector } from "../connectors/built-in.js";
+import type { Connector } from "../connectors/connector.js";
+import { LookupFunction } from "../functions/temporal-table-function.js";
+import type { ConnectorTable, TableDescriptor } from "./table-descriptor.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { isImplicitlyAssignable } from "../types/values.js";
@@ -23,19 +26,19 @@ export interface RegisteredTable {
 export class TableRegistry {
   private readonly temporary = new Map<string, RegisteredTable>();
   private readonly permanent = new Map<string, RegisteredTable>();
-  /** Connectors registered with `env.registerConnector`, in addition to the built-in ones. */
-  private readonly userConnectors = new Map<string, ConnectorSpec>();
+  /** Connectors registered with `env.registerConnector`, in addition to the built-in ones (connectors/built-in.ts). */
+  private readonly userConnectors = new Map<string, Connector>();
 
   /** Adds a user connector; a name taken by a built-in or an earlier registration is an error. */
-  registerConnector(spec: ConnectorSpec): void {
-    if (this.userConnectors.has(spec.name) || isBuiltInConnector(spec.name)) {
-      throw new ValidationError(`a connector named '${spec.name}' is already registered`);
+  registerConnector(connector: Connector): void {
+    if (this.userConnectors.has(connector.name) || isBuiltInConnector(connector.name)) {
+      throw new ValidationError(`a connector named '${connector.name}' is already registered`);
     }
-    this.userConnectors.set(spec.name, spec);
+    this.userConnectors.set(connector.name, connector);
   }
 
   /** The connector named `name` (user connectors first, then built-ins); unknown names list the available ones. */
-  readonly connector = (name: string): ConnectorSpec => this.userConnectors.get(name) ?? connectorSpec(name, [...this.userConnectors.keys()]);
+  readonly connector = (name: string): Connector => this.userConnectors.get(name) ?? connectorByName(name, [...this.userConnectors.keys()]);
 
   /** Registers a table; `taken(name)` reports names used by views. Flink's messages for duplicates. */
   register(name: string, descriptor: TableDescriptor<object>, temporary: boolean, ignoreIfExists: boolean, viewExists: boolean): void {
@@ -70,10 +73,22 @@ export class TableRegistry {
   }
 }
 
+/** `env.lookupFunction(name, ...keys)`: the connector's lookup side of a registered table, as a lookup function. */
+export function lookupFunctionOf(registry: TableRegistry, name: string, keys: readonly string[], pc: PlanContext): LookupFunction {
+  const t = registry.get(name);
+  if (!t) throw new ValidationError(`lookupFunction: no table '${name}'; registered tables: [${registry.names().join(", ")}]`);
+  const d = t.descriptor;
+  const spec = registry.connector(d.connector);
+  if (!spec.createLookup) throw new ValidationError(`lookupFunction: connector '${d.connector}' of table '${name}' cannot be looked up (it has no lookup side)`);
+  const resolved = resolveSchema(d.schemaSpec!, pc);
+  const idx = keys.map((k) => resolved.physical.indexOf(k, `lookupFunction of '${name}': key column`));
+  return new LookupFunction(name, resolved.physical, idx, spec.createLookup(connectorTable(name, d, resolved), keys));
+}
+
 /** The table a scan reads, as its connector sees it (the declared physical columns, before any projection pushdown). */
 export function scanTable(scan: SourceScanNode): ConnectorTable {
   return {
-    tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.physical,
+    tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.pushdown?.declared ?? scan.physical,
     ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
     ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
   };
@@ -96,7 +111,7 @@ function emissionOf(d: TableDescriptor<object>, config: (k: string) => string | 
 const SCAN_OPTIONS = ["scan.watermark.emit.strategy", "scan.watermark.emit.interval-records"];
 
 /** `env.from(name)` of a connector table: validates the options for reading and builds the scan. */
-export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined, connectors: (name: string) => ConnectorSpec = connectorSpec): SourceScanNode {
+export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, config: (k: string) => string | undefined, connectors: (name: string) => Connector = connectorByName): SourceScanNode {
   const d = t.descriptor;
   const spec = connectors(d.connector);
   if (!spec.canRead) {
@@ -112,15 +127,15 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
   if (batch && spec.isBounded && !spec.isBounded(table)) {
     throw new ValidationError(`Querying an unbounded table '${t.name}' in batch mode is not allowed. The table source is unbounded.`);
   }
-  return {
-    kind: "SourceScan", id: newNodeId(), schema: resolved.schema, tableName: t.name, connector: d.connector,
+  return sourceScanNode({
+    schema: resolved.schema, tableName: t.name, connector: d.connector,
     options: Object.fromEntries(options), physical: resolved.physical,
     computed: resolved.computed.map((c) => ({ name: c.name, expr: c.expr })),
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
     ...(spec.sourceKinds ? { kinds: spec.sourceKinds(table) } : {}),
-  };
+  });
 }
 
 let anonymous = 0;
@@ -132,7 +147,7 @@ let anonymous = 0;
  * — an append-only sink given an updating table is an error naming the sink and the node producing
  * the updates; an upsert sink needs a primary key.
  */
-export function sinkNode(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
+export function planSink(input: PlanNode, target: string | TableDescriptor<object>, registry: TableRegistry, pc: PlanContext, batch: boolean): SinkNode {
   let name: string;
   let d: TableDescriptor<object>;
   if (typeof target === "string") {
@@ -166,12 +181,12 @@ export function sinkNode(input: PlanNode, target: string | TableDescriptor<objec
   if (changelog === "upsert" && !resolved.primaryKey) {
     throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') writes upserts and needs a primary key: declare one with Schema.newBuilder()...primaryKey("id")`);
   }
-  return {
-    kind: "Sink", id: newNodeId(), schema: resolved.physical, input, tableName: name, connector: d.connector,
+  return sinkNode({
+    schema: resolved.physical, input, tableName: name, connector: d.connector,
     options: Object.fromEntries(d.options), changelog,
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
-  };
+  });
 }
 
 function rowTypeOf(schema: ResolvedSchema): DataType<object | null> {

@@ -1,62 +1,9 @@
-import type { FunctionResolver } from "../expressions/compile.js";
-import type { ChangelogMode } from "../plan/changelog-mode.js";
-import type { PlanNode } from "../plan/nodes.js";
+import type { Executor } from "../exec/job-contract.js";
+import { LOCAL_EXECUTOR } from "./wiring.js";
 
-/**
- * The contract between the Table API (table/) and the interpreter (exec/). table/ never imports exec/;
- * index.ts installs the interpreter with `setExecutor`.
- */
+export type { Executor, Job, JobSettings, JobSink, MetricsSnapshot, StepResult } from "../exec/job-contract.js";
 
-/** Receives a job's output: positional records with their numeric row kind. */
-export interface JobSink {
-  record(kind: number, values: readonly unknown[]): void;
-  /** The job's watermark as it reaches the end of the plan (+Infinity at end of input); optional. */
-  watermark?(wm: number): void;
-}
-
-export type StepResult = "more" | "done" | Promise<void>;
-
-/** A running job, driven by its consumer one slice at a time so that results stream. */
-export interface Job {
-  /** Processes up to `budget` source records. "done" after end of input; a Promise while sources wait. */
-  step(budget: number): StepResult;
-  /** Stops the job; sources are closed, nothing more is emitted. */
-  cancel(): void;
-  /** The job's metrics as of now (see docs/metrics.md); still readable after the job ended. */
-  metrics?(): MetricsSnapshot;
-}
-
-/**
- * A job's metrics at one moment: `<scope>.<name>` → value, e.g.
- * `{ "Values.numRecordsOut": 7, "WindowAggregate[w].numLateRecordsDropped": 1, "Collect.numRecordsIn": 3 }`.
- */
-export type MetricsSnapshot = Readonly<Record<string, number>>;
-
-export interface JobSettings {
-  readonly batch: boolean;
-  readonly config: ReadonlyMap<string, string>;
-  /** Processing-time clock (ms); tests replace it. */
-  readonly clock: () => number;
-  /** Resolves user functions called by name. */
-  readonly resolveFunction?: FunctionResolver;
-  /**
-   * The environment's connectors by name (built-in and registered with `env.registerConnector`); the
-   * run-time side of a scan or sink finds its connector here. Absent: the built-in connectors only.
-   */
-  readonly connectors?: (name: string) => object;
-}
-
-export interface Executor {
-  createJob(plan: PlanNode, settings: JobSettings, sink: JobSink, sinkMode?: ChangelogMode): Job;
-}
-
-let installed: Executor | undefined;
-
-export function setExecutor(e: Executor): void {
-  installed = e;
-}
-
+/** The executor the Table API runs its jobs on: the in-process interpreter, wired in table/wiring.ts. */
 export function getExecutor(): Executor {
-  if (!installed) throw new Error("tablestream: no executor installed; import from 'tablestream' (index.ts wires the interpreter)");
-  return installed;
+  return LOCAL_EXECUTOR;
 }

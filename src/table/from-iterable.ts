@@ -31,6 +31,6 @@ export function iterableDescriptor<T extends object>(
     const { column, expression } = options.watermark;
     full = (Schema.newBuilder().fromSchema(schema) as unknown as { watermark(c: string, e: string): { build(): Schema<object> } }).watermark(column, expression).build();
   }
-  const attachment: IterableAttachment = { source: source as AsyncIterable<unknown> | Iterable<unknown>, name: options?.name ?? `${method}#${++sources}`, changelog };
+  const attachment: IterableAttachment = { attachmentOf: "async-iterable", source: source as AsyncIterable<unknown> | Iterable<unknown>, name: options?.name ?? `${method}#${++sources}`, changelog };
   return TableDescriptor.forConnector("async-iterable").schema(full).attach(attachment).build() as unknown as TableDescriptor<T>;
 }

@@ -1,7 +1,7 @@
 import { ExecutionError, TableError } from "../types/errors.js";
 import { getExecutor, type Job, type JobSettings, type MetricsSnapshot } from "./executor.js";
 import { explainPlan } from "../plan/explain.js";
-import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
+import { type PlanNode, type SinkNode, type StatementSetNode, valuesNode } from "../plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -67,7 +67,7 @@ class InsertRun {
  */
 export class InsertTableResult extends TableResult<Record<string, number>> {
   constructor(private readonly run: InsertRun, schema: ResolvedSchema, settings: JobSettings) {
-    const row: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: [schema.columns.map(() => -1)] };
+    const row = valuesNode({ schema, rows: [schema.columns.map(() => -1)] });
     // printed as Flink prints an insert result: no op column, widths from the data
     super(schema, (sink) => getExecutor().createJob(row, settings, sink), true);
   }

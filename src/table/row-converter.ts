@@ -1,6 +1,7 @@
 import { untypedJavaString } from "../types/format.js";
 import { getOwn, writeOwnSource } from "../types/own.js";
 import { KIND_PROTOTYPES, KIND_SHORT } from "../types/row.js";
+import { codegenFunction } from "../expressions/codegen.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 
 /** Turns a positional record into a keyed row object (kind on its prototype). Generated once per schema. */
@@ -32,8 +33,7 @@ const MAX_CACHED = 512;
 
 function generate(names: readonly string[]): RowConverter<unknown> {
   const assigns = names.map((n, i) => writeOwnSource("this", n, `v[${i}]`)).join("");
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("P", `"use strict";
+  return codegenFunction("row-converter", "P", `"use strict";
     function R0(v){${assigns}} function R1(v){${assigns}} function R2(v){${assigns}} function R3(v){${assigns}}
     R0.prototype=P[0];R1.prototype=P[1];R2.prototype=P[2];R3.prototype=P[3];
     return function(k,v){return k===0?new R0(v):k===2?new R2(v):k===1?new R1(v):new R3(v);};`)(schemaPrototypes(names)) as RowConverter<unknown>;

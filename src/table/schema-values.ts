@@ -1,7 +1,7 @@
 import { getOwn } from "../types/own.js";
 import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
-import { newNodeId, type ValuesNode } from "../plan/nodes.js";
+import { type ValuesNode, valuesNode } from "../plan/nodes.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
 import type { Schema } from "./schema.js";
 import { type WatermarkEmission, computedColumnsFunction, resolveSchema } from "./schema-resolve.js";
@@ -43,10 +43,10 @@ export function schemaValuesNode(schema: Schema<object>, rows: readonly unknown[
     const coerced = physical.map((c, j) => coerceValue(c.type, values[j], () => `${where()}, column '${c.name}'`));
     return complete ? complete(coerced) : coerced;
   });
-  const node: ValuesNode = {
-    kind: "Values", id: newNodeId(), schema: resolved.schema, rows: out,
+  return valuesNode({
+    schema: resolved.schema, rows: out,
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
-  };
-  return kinds.some((k) => k !== Kind.INSERT) ? { ...node, kinds } : node;
+    ...(kinds.some((k) => k !== Kind.INSERT) ? { kinds } : {}),
+  });
 }

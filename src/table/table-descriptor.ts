@@ -1,8 +1,8 @@
 import { ValidationError } from "../types/errors.js";
-import type { PushdownSupport } from "../plan/pushed-filter.js";
 import type { ChangelogKind } from "./table.js";
 import { Schema } from "./schema.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { ConnectorAttachment } from "../plan/nodes.js";
 
 /**
  * What changelogs a connector's sink accepts, known from the connector name alone, so that
@@ -41,7 +41,7 @@ export class TableDescriptor<S extends object = Record<string, unknown>, K exten
     readonly options: ReadonlyMap<string, string>,
     readonly comment: string | undefined,
     /** An in-process object the connector works with (the collection sink's store); never an option. */
-    readonly attachment: unknown,
+    readonly attachment: ConnectorAttachment | undefined,
   ) {
     Object.freeze(this);
   }
@@ -77,7 +77,7 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
     private readonly schemaSpec: Schema<object> | undefined,
     private readonly opts: Map<string, string>,
     private readonly commentText: string | undefined,
-    private readonly attachment: unknown,
+    private readonly attachment: ConnectorAttachment | undefined,
   ) {}
 
   /** The table's schema (physical and computed columns, watermark, primary key). */
@@ -108,7 +108,7 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
   }
 
   /** @internal an in-process object for the connector (the collection sink) */
-  attach(target: unknown): TableDescriptorBuilder<S, K> {
+  attach(target: ConnectorAttachment): TableDescriptorBuilder<S, K> {
     return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, this.commentText, target);
   }
 
@@ -117,83 +117,8 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
   }
 }
 
-// ---- connectors, as the planner sees them ----------------------------------------------------------
-
-/** A registered table as a connector sees it when validating: its name, options and physical columns. */
-export interface ConnectorTable {
-  readonly tableName: string;
-  readonly connector: string;
-  readonly options: ReadonlyMap<string, string>;
-  readonly physical: ResolvedSchema;
-  readonly primaryKey?: readonly string[];
-  readonly attachment?: unknown;
-}
-
-/** Which row kinds a sink takes: only inserts, inserts/updates/deletes by primary key, or everything. */
-export type SinkChangelog = "insert-only" | "upsert" | "all";
-
-/**
- * The planning-time side of a connector (src/connectors registers these): option validation and
- * capabilities. The run-time side (readers and writers) is registered with the interpreter.
- */
-export interface ConnectorSpec {
-  readonly name: string;
-  /** Throws a ValidationError naming the option when the table's options are wrong for `role`. */
-  validate(table: ConnectorTable, role: "source" | "sink"): void;
-  /** Whether the connector can be read from / written to. */
-  readonly canRead: boolean;
-  readonly canWrite: boolean;
-  /** Whether a scan of the table ends (batch mode accepts only bounded sources). */
-  isBounded?(table: ConnectorTable): boolean;
-  /** What the sink of the table accepts. */
-  sinkChangelog?(table: ConnectorTable): SinkChangelog;
-  /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
-  sourceKinds?(table: ConnectorTable): readonly number[];
-  /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
-  pushdown?(table: ConnectorTable): PushdownSupport | undefined;
-}
-
-const connectors = new Map<string, ConnectorSpec>();
-
-export function registerConnector(spec: ConnectorSpec): void {
-  connectors.set(spec.name, spec);
-}
-
-/** Whether `name` is a built-in connector's. */
-export function isBuiltInConnector(name: string): boolean {
-  return connectors.has(name);
-}
-
-/** The connector named `name`; unknown names list the available ones (Flink: "Could not find any factory"). */
-export function connectorSpec(name: string, more: readonly string[] = []): ConnectorSpec {
-  const c = connectors.get(name);
-  if (!c) {
-    throw new ValidationError(`Could not find any factory for identifier '${name}' that implements a connector. Available factory identifiers are: [${[...connectors.keys(), ...more].sort().join(", ")}]`);
-  }
-  return c;
-}
-
-/**
- * Checks options against the keys a connector knows; `patterns` are prefixes with a `#` field part
- * (`fields.#.kind`). Flink's message lists the unsupported and the supported options.
- */
-export function checkOptionKeys(table: ConnectorTable, known: readonly string[], patterns: readonly string[] = []): void {
-  const unsupported: string[] = [];
-  for (const key of table.options.keys()) {
-    if (known.includes(key)) continue;
-    if (patterns.some((p) => matchesPattern(p, key))) continue;
-    unsupported.push(key);
-  }
-  if (unsupported.length > 0) {
-    throw new ValidationError(`Unsupported options found for '${table.connector}' (table '${table.tableName}').\n\nUnsupported options:\n\n${unsupported.sort().join("\n")}\n\nSupported options:\n\n${[...known, ...patterns].sort().join("\n")}`);
-  }
-}
-
-function matchesPattern(pattern: string, key: string): boolean {
-  const [pre, post] = pattern.split("#") as [string, string | undefined];
-  if (post === undefined) return key === pattern;
-  return key.startsWith(pre) && key.endsWith(post) && key.length > pre.length + post.length;
-}
+// ---- connectors, as the planner sees them: declared in connectors/connector-spec.ts ----------------
+export type { ConnectorSpec, ConnectorTable, SinkChangelog } from "../connectors/connector-spec.js";
 
 /**
  * The target of `executeInsert` / `insertInto` for a table of changelog kind M: a table name (checked when

@@ -5,7 +5,7 @@ import type { Decimal } from "decimal.js";
 import { ValidationError } from "../types/errors.js";
 import { getExecutor } from "./executor.js";
 import type { PlanContext } from "../plan/builders.js";
-import { newNodeId, type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode } from "../plan/nodes.js";
+import { type PlanNode, type SinkNode, type StatementSetNode, type ValuesNode, valuesNode } from "../plan/nodes.js";
 import { StatementSet } from "./statement-set.js";
 import { normalizeUpserts } from "../plan/normalize-upserts.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
@@ -23,17 +23,18 @@ import { Schema } from "./schema.js";
 import { watermarkEmission } from "./schema-resolve.js";
 import { schemaValuesNode } from "./schema-values.js";
 import type { FunctionCatalog } from "../functions/catalog.js";
-import { TableRegistry, scanNode, scanTable, sinkNode } from "./connector-tables.js";
+import { TableRegistry, lookupFunctionOf, planSink, scanNode, scanTable } from "./connector-tables.js";
 import { pushIntoScans } from "../plan/pushdown.js";
-import { type InsertTableResult, startInsert } from "./insert.js";
-import { TableDescriptor } from "./table-descriptor.js";
-import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
-import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
-import { executeSql, sqlQuery } from "../sql/execute.js";
+import type { LookupFunction } from "../functions/temporal-table-function.js";
 import type { ConnectorDefinition } from "../connectors/api/contract.js";
 import type { OptionDecls } from "../connectors/api/options.js";
 import { connectorFromDefinition } from "../connectors/api/adapter.js";
 import { splitAsyncCalls } from "../functions/async-calls.js";
+import { type InsertTableResult, startInsert } from "./insert.js";
+import { TableDescriptor } from "./table-descriptor.js";
+import { type FromIterableOptions, iterableDescriptor } from "./from-iterable.js";
+import { createFunctionCatalog, prepareHook, type RegistrableFunction } from "../functions/environment.js";
+import { executeSql, sqlQuery } from "./sql-execute.js";
 
 /** Streaming or batch execution, as Flink's EnvironmentSettings. */
 export class EnvironmentSettings {
@@ -155,7 +156,7 @@ export class TableEnvironment {
     if (first instanceof Schema) {
       return new Table(this, schemaValuesNode(first, rows, this.planContext(), watermarkEmission((k) => this.config.get(k))));
     }
-    if (first instanceof DataType) return new Table(this, valuesNode(first, rows));
+    if (first instanceof DataType) return new Table(this, typedValues(first, rows));
     return new Table(this, inferredValues(args));
   }
 
@@ -267,6 +268,16 @@ export class TableEnvironment {
   }
 
   /**
+   * The lookup side of a connector table (a connector with `lookup`) keyed by `keys`, for lookup joins:
+   * `orders.joinLateral(call(env.lookupFunction("Customers", "id"), $("customer_id")))`. Each job opens
+   * the connector's lookup reader, with the table's `lookup.*` cache and concurrency options. `S` types the
+   * looked-up columns (a table by name is not typed otherwise).
+   */
+  lookupFunction<S extends object = object>(table: string, ...keys: [string, ...string[]]): LookupFunction<S> {
+    return lookupFunctionOf(this.tables, table, keys, this.planContext()) as LookupFunction<S>;
+  }
+
+  /**
    * Registers a connector table (Flink's catalog table): `env.createTable("Names",
    * TableDescriptor.forConnector("datagen").schema(...).option("rows-per-second", "1").build())`.
    * Fails if a table of that name exists, unless `ignoreIfExists`.
@@ -310,7 +321,7 @@ export class TableEnvironment {
 
   /** @internal Plans writing `input` into a table (by name or descriptor). */
   planInsert(input: PlanNode, target: string | TableDescriptor<object>): SinkNode {
-    return sinkNode(input, target, this.tables, this.planContext(), this.isBatch());
+    return planSink(input, target, this.tables, this.planContext(), this.isBatch());
   }
 
   /** @internal Submits an insert job (one sink, or all sinks of a statement set). */
@@ -386,15 +397,15 @@ function rowWhere(i: number): () => string {
   return () => `fromValues row ${i + 1}`;
 }
 
-function valuesNode(rowType: DataType, rows: readonly unknown[]): ValuesNode {
+function typedValues(rowType: DataType, rows: readonly unknown[]): ValuesNode {
   if (rowType.root !== "ROW") {
     // a non-row type: every value is one column f0 of that type
     const t = rowType;
     const schema = new ResolvedSchema([{ name: "f0", type: t }]);
-    return {
-      kind: "Values", id: newNodeId(), schema,
+    return valuesNode({
+      schema,
       rows: rows.map((v, i) => [coerceValue(t, v instanceof PositionalRow ? v.values[0] : v, () => `fromValues row ${i + 1}, column 'f0'`)]),
-    };
+    });
   }
   const fields = rowType.fields;
   const schema = new ResolvedSchema(fields.map((f) => ({ name: f.name, type: f.type })));
@@ -420,8 +431,7 @@ function valuesNode(rowType: DataType, rows: readonly unknown[]): ValuesNode {
     }
     return fields.map((f, j) => coerceValue(f.type, values[j], () => `${where()}, column '${f.name}'`));
   });
-  const node: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: out };
-  return kinds.some((k) => k !== Kind.INSERT) ? { ...node, kinds } : node;
+  return valuesNode({ schema, rows: out, ...(kinds.some((k) => k !== Kind.INSERT) ? { kinds } : {}) });
 }
 
 function inferredValues(values: readonly unknown[]): ValuesNode {
@@ -468,6 +478,5 @@ function inferredValues(values: readonly unknown[]): ValuesNode {
   const schema = new ResolvedSchema(names.map((n, j) => ({ name: n, type: fieldTypes[j]! })));
   const kinds = values.map((v) => (isRow(v) ? kindFromShort((v as PositionalRow).kind) : Kind.INSERT));
   const coerced = rows.map((r, i) => r.map((x, j) => coerceValue(fieldTypes[j]!, x, () => `fromValues row ${i + 1}, column '${names[j]}'`)));
-  const node: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows: coerced };
-  return kinds.some((k) => k !== Kind.INSERT) ? { ...node, kinds } : node;
+  return valuesNode({ schema, rows: coerced, ...(kinds.some((k) => k !== Kind.INSERT) ? { kinds } : {}) });
 }

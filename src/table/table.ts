@@ -7,7 +7,8 @@ import { explainPlan } from "../plan/explain.js";
 import type { PlanNode } from "../plan/nodes.js";
 import { TableResult } from "./table-result.js";
 import { resolveProcessCall } from "../ptf/call.js";
-import { type CheckOrderKeys, type CheckPartitionKeys, PartitionedTable, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
+import { type CheckOrderKeys, type CheckPartitionKeys, type PartitionKeyNames, TableArgument, partitionKeyNames } from "../ptf/table-arguments.js";
+import { PartitionedTable } from "./partitioned-table.js";
 import type { AnyProcessTableFunction, CheckUpdatingInput, ProcessMode, ProcessOutput } from "../ptf/typing.js";
 import type { CheckCall, CheckedFunction, ImplicitTable } from "../ptf/call-checks.js";
 import type { TableEnvironment } from "./table-environment.js";
@@ -46,7 +47,8 @@ import type {
  * const appendOnly: Table<{ product: string | null; total: number | null }, "append"> = counts; // compile error: "retract"
  * ```
  */
-export type ChangelogKind = "append" | "retract" | "upsert";
+export type { ChangelogKind } from "../plan/planning-context.js";
+import { type ChangelogKind, PLANNED_TABLE } from "../plan/planning-context.js";
 
 type AnyExpr = Expression<unknown>;
 
@@ -74,6 +76,11 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   declare readonly __mode: M;
 
   constructor(readonly env: TableEnvironment, readonly node: PlanNode) {}
+
+  /** @internal marks a Table for the planning floors below the facade (plan/planning-context.ts) */
+  get [PLANNED_TABLE](): true {
+    return true;
+  }
 
   protected derive<S2 extends object, M2 extends ChangelogKind>(node: PlanNode): Table<S2, M2> {
     return new Table<S2, M2>(this.env, node);

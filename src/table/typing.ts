@@ -17,13 +17,13 @@ import type { Expression } from "../expressions/expression.js";
 import type {
   Category, ColumnNames, HasAgg, NotInColumns, OutputName, Resolve, TAlias, TCol, TErr, TableTypeError,
 } from "../expressions/type-level.js";
-import type { ChangelogKind } from "./table.js";
+import type { ChangelogKind } from "../plan/planning-context.js";
 import type { ColumnSetCheck, ColumnSetColumns, IsColumnSet } from "./column-typing.js";
 
 // ---- schemas --------------------------------------------------------------------------------------
 
-/** Flattens an intersection into one object type where a user sees it (hover, row types). */
-export type Flatten<T> = { [K in keyof T]: T[K] } & {};
+export type { Flatten } from "../types/flatten.js";
+import type { Flatten } from "../types/flatten.js";
 
 /**
  * A result schema rebuilt from its columns, `{ a: A } & { b: B }` flattened, so that it keeps no
@@ -40,8 +40,8 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 
 // ---- items ----------------------------------------------------------------------------------------
 
-/** The type-level node of an expression (`TCol<"age">`, `TOp<...>`, ...). */
-export type NodeOfExpr<E> = E extends { readonly __node: infer N } ? N : never;
+export type { NodeOfExpr } from "../expressions/expression.js";
+import type { NodeOfExpr } from "../expressions/expression.js";
 
 /** The message of a `TErr` anywhere in a resolved type, or never. */
 type ErrorOf<R> = R extends TErr<infer M> ? M : never;

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { EnvironmentSettings, TableEnvironment } from "../index.js";
+import { EnvironmentSettings, TableEnvironment } from "../table/table-environment.js";
 import type { ChangelogKind, Table } from "../table/table.js";
 import type { RowKind } from "../types/row.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";

@@ -4,7 +4,7 @@ import { PtfOperator, type PtfSnapshot } from "../exec/operators/ptf/ptf-operato
 import { copyValue } from "../exec/operators/ptf/state-copy.js";
 import { Expression } from "../expressions/expression.js";
 import { $, descriptor, lit } from "../expressions/functions.js";
-import { EnvironmentSettings, TableEnvironment, type RowInput } from "../index.js";
+import { EnvironmentSettings, TableEnvironment, type RowInput } from "../table/table-environment.js";
 import type { ScalarArgDecl, TableArgDecl } from "../ptf/arguments.js";
 import { resolveProcessCall } from "../ptf/call.js";
 import { ProcessTableFunction } from "../ptf/function.js";
@@ -15,7 +15,6 @@ import { ArgumentTrait, type TableTrait } from "../ptf/traits.js";
 import { parseDuration } from "../ptf/ttl.js";
 import type { AnyProcessTableFunction, ProcessOutput } from "../ptf/typing.js";
 import { ValidationError } from "../types/errors.js";
-import type { ProcessNode } from "../plan/nodes.js";
 import { KIND_SHORT, type KeyedRow } from "../types/row.js";
 import { type RowConverter, rowConverter } from "../table/row-converter.js";
 import { Schema } from "../table/schema.js";
@@ -190,8 +189,8 @@ export class PtfTestHarness<F extends AnyProcessTableFunction, T extends object,
     }
     if (options.onTime !== undefined) args.push(descriptor(options.onTime).asArgument("on_time"));
     if (options.uid !== undefined) args.push(lit(options.uid).asArgument("uid"));
-    const node: ProcessNode = resolveProcessCall(env, fn, args);
-    this.call = node.call as ResolvedPtfCall;
+    const node = resolveProcessCall(env, fn, args);
+    this.call = node.call;
 
     const resolved = this.call.tables[0]!;
     this.keyColumns = resolved.partitionKeys;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { LocalJob } from "../../src/exec/job.js";
-import { type Emitter, registerOperatorFactory } from "../../src/exec/job-graph.js";
+import { type Emitter, type OperatorTable } from "../../src/exec/job-graph.js";
+import { OPERATORS } from "../../src/table/wiring.js";
 import type { Output } from "../../src/exec/operator.js";
 import type { PollResult, SourceReader } from "../../src/exec/source.js";
 import { DataTypes } from "../../src/index.js";
 import type { StepResult } from "../../src/table/executor.js";
-import type { PlanNode } from "../../src/plan/nodes.js";
+import { type PlanNode, type ValuesNode, valuesNode } from "../../src/plan/nodes.js";
 import { ResolvedSchema } from "../../src/types/resolved-schema.js";
 
 /**
@@ -50,27 +51,29 @@ class ScriptedReader implements SourceReader {
 }
 
 const schema = new ResolvedSchema([{ name: "v", type: DataTypes.STRING() }]);
-const scripts = new Map<number, ScriptedReader[]>();
-let nextId = 1_000_000;
+const scripts = new Map<ValuesNode, ScriptedReader[]>();
 
-// a test node whose sources all feed one output (what a union of them would see)
-registerOperatorFactory("TestSources", (node, ctx) => {
-  const em: Emitter = { outputs: [], out: undefined as never };
-  for (const r of scripts.get(node.id)!) ctx.addSource(r, em);
-  return em;
-});
+// a Values node standing for scripted sources that all feed one output (what a union of them would see)
+const TEST_OPERATORS: OperatorTable = {
+  ...OPERATORS,
+  Values: (node, ctx, build) => {
+    const readers = scripts.get(node);
+    if (readers === undefined) return OPERATORS.Values(node, ctx, build);
+    const em: Emitter = { outputs: [], out: undefined as never };
+    for (const r of readers) ctx.addSource(r, em);
+    return em;
+  },
+};
 
 function sources(...readers: ScriptedReader[]): PlanNode {
-  const id = nextId++;
-  scripts.set(id, readers);
-  // plan walks treat an unknown node kind as having one `input`: give it an empty Values node it never builds
-  const input: PlanNode = { kind: "Values", id: nextId++, schema, rows: [] };
-  return { kind: "TestSources", id, schema, input } as unknown as PlanNode;
+  const node = valuesNode({ schema, rows: [] });
+  scripts.set(node, readers);
+  return node;
 }
 
 function job(plan: PlanNode): { job: LocalJob; out: string[] } {
   const out: string[] = [];
-  return { job: new LocalJob(plan, { batch: false, config: new Map(), clock: () => 0 }, { record: (_k, v) => { out.push(String(v[0])); } }), out };
+  return { job: new LocalJob(plan, { batch: false, config: new Map(), clock: () => 0 }, { record: (_k, v) => { out.push(String(v[0])); } }, TEST_OPERATORS), out };
 }
 
 /** Steps until done, resolving waits; returns the results of the steps. */

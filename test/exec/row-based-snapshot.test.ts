@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ChangelogNormalizeOperator } from "../../src/exec/operators/changelog-normalize.js";
-import { TableAggregateOperator } from "../../src/functions/runtime/table-aggregate-operator.js";
+import { TableAggregateOperator } from "../../src/exec/udf/table-aggregate-operator.js";
 import { $, DataTypes, EnvironmentSettings, Row, RowKind, Schema, TableEnvironment, call } from "../../src/index.js";
 import { Kind } from "../../src/types/row.js";
 import type { BaseOperator } from "../../src/exec/operator.js";

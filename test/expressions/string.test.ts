@@ -3,7 +3,7 @@ import { $, DataTypes, Row, ValidationError, concat, lit } from "../../src/index
 import { changelog, env, jobError, thrown, types, values } from "./support.js";
 
 const F = DataTypes.FIELD;
-const words = () => env().fromValues(
+const words = (e = env()) => e.fromValues(
   DataTypes.ROW(F("s", DataTypes.STRING()), F("v", DataTypes.VARCHAR(10).notNull())),
   Row.of("hello wORLD 2nd-place", "hello"),
   Row.of(null, "a😀b"),
@@ -25,6 +25,26 @@ describe("case and length", () => {
     const t = words().select($("s").charLength(), $("v").charLength());
     expect(types(t)).toEqual(["INT", "INT NOT NULL"]);
     expect(await values(t)).toEqual([[21, 5], [null, 3]]);
+  });
+});
+
+describe("reverse (added through the built-in registry: one entry, one method)", () => {
+  it("reverses code points, keeps the length as VARCHAR and NULL as NULL, in the Table API and SQL alike", async () => {
+    const t = words().select($("s").reverse(), $("v").reverse(), lit("ab").reverse());
+    expect(types(t)).toEqual(["STRING", "VARCHAR(10) NOT NULL", "VARCHAR(2) NOT NULL"]);
+    expect(await values(t)).toEqual([["ecalp-dn2 DLROw olleh", "olleh", "ba"], [null, "b😀a", "ba"]]);
+    const e = env();
+    e.createTemporaryView("w", words(e));
+    const sql = e.sqlQuery("SELECT REVERSE(s), reverse(v) FROM w");
+    expect(types(sql)).toEqual(["STRING", "VARCHAR(10) NOT NULL"]);
+    expect(await values(sql)).toEqual([["ecalp-dn2 DLROw olleh", "olleh"], [null, "b😀a"]]);
+  });
+
+  it("is checked like every built-in: arity in SQL, a STRING argument", () => {
+    const e = env();
+    e.createTemporaryView("w", words(e));
+    expect(() => e.sqlQuery("SELECT REVERSE(s, v) FROM w")).toThrow(/REVERSE/);
+    expect(thrown(() => one().select(($("k") as unknown as ReturnType<typeof lit>).reverse())).message).toBe("reverse expects a STRING for argument 1, got INT NOT NULL in reverse(k)");
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { OPERATORS } from "../../src/table/wiring.js";
 import {
   $, AggregateFunction, DataTypes, EnvironmentSettings, ExecutionError, Row, RowKind, ScalarFunction, TableAggregateFunction, TableEnvironment,
   ValidationError, call,
@@ -168,7 +169,7 @@ describe("flatAggregate: table aggregate functions (Top2)", () => {
     const settings = { batch: false, config: new Map<string, string>(), clock: () => 0 };
     const phase = (out: string[]) => buildJobGraph(t.node, settings, {
       record: (k, v) => { out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
-    });
+    }, OPERATORS);
     const first = phase([]);
     for (const op of first.operators) op.open();
     const src = first.sources[0]!;

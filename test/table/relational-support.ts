@@ -1,4 +1,5 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { OPERATORS } from "../../src/table/wiring.js";
 import type { Table } from "../../src/index.js";
 import { toJavaString } from "../../src/types/format.js";
 import { KIND_SHORT } from "../../src/types/row.js";
@@ -13,7 +14,7 @@ export function restoreRun(table: Table<object>, beforeRows: number, config = ne
   const settings = { batch: false, config, clock: () => 0 };
   const phase = (out: string[]) => buildJobGraph(table.node, settings, {
     record: (k, v) => { out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
-  });
+  }, OPERATORS);
   const before: string[] = [];
   const first = phase(before);
   for (const op of first.operators) op.open();

@@ -48,7 +48,9 @@ describe("generators", () => {
 
 describe("oracles", () => {
   it("checkStreamingEqualsBatch holds for an aggregation over random rows", async () => {
-    await fc.assert(fc.asyncProperty(arbitraryRows(scores, { maxLength: 20 }), async (rows) => {
+    // scores kept small: a SUM of INTs beyond the INT range is an error, not a wrapped value (docs/semantics.md)
+    const small = arbitraryRows(scores, { maxLength: 20 }).map((rows) => rows.map((r) => ({ ...r, score: r.score === null ? null : r.score % 1000 })));
+    await fc.assert(fc.asyncProperty(small, async (rows) => {
       await checkStreamingEqualsBatch((env) => env.fromValues(scores, rows).groupBy($("name")).select($("name"), $("score").sum().as("total")));
     }), { numRuns: 20 });
   });

@@ -162,3 +162,9 @@ t.groupBy($("amount")).select($("amount"), $("product").sum0().as("x"));
 // updating table (docs/typing.md, Limits). `call(functionObject, ...)` is typed "retract".
 const byName = t.select(call("my_sum", $("amount")).as("s"));
 expectTypeOf<ModeOf<typeof byName>>().toEqualTypeOf<"append">();
+
+// ---- reverse: a string of the same nullability; not for numbers ---------------------------------------
+const reversed = t.select($("product").reverse().as("r1"), $("name").reverse().as("r2"));
+expectTypeOf<SchemaOf<typeof reversed>>().toEqualTypeOf<{ r1: string; r2: string | null }>();
+// @ts-expect-error reverse takes a STRING
+t.select($("amount").reverse().as("bad"));

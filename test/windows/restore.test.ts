@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { OPERATORS } from "../../src/table/wiring.js";
 import {
   $, Over, Session, Slide, type Table, TableEnvironment, Tumble, UNBOUNDED_RANGE, UNBOUNDED_ROW, lit,
 } from "../../src/index.js";
@@ -18,7 +19,7 @@ function restoreRun(table: Table<object>, beforeRows: number): { before: string[
   const settings = { batch: false, config: new Map<string, string>(), clock: () => 0 };
   const phase = (out: string[]) => buildJobGraph(table.node, settings, {
     record: (k, v) => { out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
-  });
+  }, OPERATORS);
   const before: string[] = [];
   const first = phase(before);
   for (const op of first.operators) op.open();

@@ -1,4 +1,5 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { OPERATORS } from "../../src/table/wiring.js";
 import type { Operator } from "../../src/exec/operator.js";
 import { DataTypes, Row, Schema, type Table } from "../../src/index.js";
 import { KIND_SHORT } from "../../src/types/row.js";
@@ -14,7 +15,7 @@ export function drive(table: Table<object>): { steps: string[][]; operators: Ope
   let current: string[] = [];
   const graph = buildJobGraph(table.node, { batch: false, config: new Map(), clock: () => 0, resolveFunction: table.env.planContext().resolveFunction }, {
     record: (k, v) => { current.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
-  });
+  }, OPERATORS, table.env.planContext().resolveFunction);
   for (const op of graph.operators) op.open();
   const steps: string[][] = [];
   for (const s of graph.sources) {

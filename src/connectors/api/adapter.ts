@@ -1,5 +1,5 @@
 import { ValidationError } from "../../types/errors.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import type { Connector } from "../connector.js";
 import { Kind } from "../../types/row.js";
 import type { ConnectorDefinition, RowFormat, TableContext } from "./contract.js";
@@ -9,6 +9,7 @@ import { parseOptions } from "./parse-options.js";
 import { formatDefinition, formatNames } from "./formats.js";
 import { createApiReader } from "./source-adapter.js";
 import { createApiWriter } from "./sink-adapter.js";
+import { ConnectorLookup } from "./lookup-adapter.js";
 
 type Role = "source" | "sink" | "lookup";
 
@@ -46,6 +47,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       const projected = projection === undefined ? ctx : Object.freeze({ ...ctx, columns: projection.map((i) => ctx.columns[i]!) });
       return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}) });
     },
+    ...(def.lookup ? { createLookup: (table: ConnectorTable, keys: readonly string[]) => new ConnectorLookup(def, context(table, "lookup"), keys) } : {}),
     createWriter: (table) => createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table)),
   };
   return connector;
@@ -53,8 +55,9 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
 
 /** Parses a table's options for a role: the connector's own, the role's framework options, the format's. */
 export function tableContext(def: ConnectorDefinition, table: ConnectorTable, role: Role): TableContext {
-  const frameworkDecls: OptionDecls = role === "sink" ? SINK_FRAMEWORK_OPTIONS : role === "lookup" ? LOOKUP_FRAMEWORK_OPTIONS : {};
-  const decls: OptionDecls = { ...def.options, ...frameworkDecls };
+  // a table may be read, written and looked up: every role's framework options are accepted in each
+  void role;
+  const decls: OptionDecls = { ...def.options, ...(def.sink ? SINK_FRAMEWORK_OPTIONS : {}), ...(def.lookup ? LOOKUP_FRAMEWORK_OPTIONS : {}) };
   let format: RowFormat | undefined;
   const formatKeys: string[] = [];
   const validFormatKeys: string[] = [];

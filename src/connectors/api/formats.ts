@@ -1,7 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
 import { setOwn, getOwn } from "../../types/own.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import { CsvParser } from "../filesystem/csv-parser.js";
 import { decodeJson, decodeText, encodeCsv, encodeJson, FieldError } from "../filesystem/codec.js";
 import { CSV_OPTIONS, fileFormat, JSON_OPTIONS } from "../filesystem/format.js";

@@ -1,6 +1,6 @@
 import { Decimal } from "decimal.js";
 import { ValidationError } from "../../types/errors.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import { type DataType, MAX_LENGTH } from "../../types/data-type.js";
 import { parseDuration } from "./duration.js";
 import { Random } from "./random.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ValidationError } from "../../types/errors.js";
-import { checkOptionKeys, type ConnectorTable } from "../../table/table-descriptor.js";
+import { checkOptionKeys, type ConnectorTable } from "../connector-spec.js";
 import { type Connector, intOption } from "../connector.js";
 import { FIELD_OPTIONS, fieldGenerator } from "./fields.js";
 import { DatagenReader } from "./reader.js";

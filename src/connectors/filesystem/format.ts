@@ -1,5 +1,5 @@
 import { ValidationError } from "../../types/errors.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
 import { boolOption } from "../connector.js";
 

@@ -1,5 +1,5 @@
 import { ValidationError } from "../../types/errors.js";
-import { checkOptionKeys, type ConnectorTable } from "../../table/table-descriptor.js";
+import { checkOptionKeys, type ConnectorTable } from "../connector-spec.js";
 import type { Connector } from "../connector.js";
 import { CSV_OPTIONS, fileFormat, JSON_OPTIONS } from "./format.js";
 import { FileSourceReader } from "./reader.js";

@@ -6,7 +6,7 @@ import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
 import type { PollResult, SourceReader } from "../../exec/source.js";
 import { ExecutionError } from "../../types/errors.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
 import { decodeJson, decodeText, FieldError } from "./codec.js";
 import { CsvParser } from "./csv-parser.js";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { SinkWriter } from "../../exec/source.js";
 import { ExecutionError } from "../../types/errors.js";
-import type { ConnectorTable } from "../../table/table-descriptor.js";
+import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
 import { encodeCsv, encodeJson, FieldError } from "./codec.js";
 import type { FileFormat } from "./format.js";

@@ -6,16 +6,11 @@ import type { DataType } from "../../types/data-type.js";
 import type { Accumulator, RowCounter } from "./accumulator.js";
 import { INTEGER_ROOTS, INT_RANGE, NUMBER_ROOTS, checkRange, createAccumulator } from "./builtin.js";
 import { GroupColumns } from "./group-columns.js";
+import { UdfAccumulator } from "../udf/aggregate-accumulator.js";
 
-/** A user AggregateFunction adapter registers itself here (UDF support). */
-export type UdfAccumulatorFactory = (call: AggCall) => Accumulator;
-let udfFactory: UdfAccumulatorFactory | undefined;
-export function registerUdfAccumulatorFactory(f: UdfAccumulatorFactory): void { udfFactory = f; }
-
-/** The accumulator of a user-defined aggregate call. */
+/** The accumulator of a user-defined aggregate call (the AggregateFunction adapter of exec/udf). */
 export function udfAccumulator(a: AggCall): Accumulator {
-  if (!udfFactory) throw new ValidationError(`aggregate function ${a.fn}: user-defined aggregate functions are not available (no adapter registered)`);
-  return udfFactory(a);
+  return new UdfAccumulator(a);
 }
 
 /** Equality of two aggregate results as Flink's record equaliser sees it (NaN equals NaN; decimals, dates by value). */

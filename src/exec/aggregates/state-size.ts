@@ -1,9 +1,11 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { ExecutionError } from "../../types/errors.js";
-import type { JobSettings } from "../../table/executor.js";
+import type { JobSettings } from "../job-contract.js";
 import type { PlanNode } from "../../plan/nodes.js";
 import { buildJobGraph } from "../job-graph.js";
+import { EXEC_OPERATORS } from "../core-operators.js";
+import { withoutConnectors } from "../operator-table.js";
 import { DistinctOperator } from "../operators/distinct.js";
 import { GroupAggregateOperator } from "../operators/group-aggregate.js";
 import { SortedOverAggregateOperator } from "../operators/over-aggregate-sorted.js";
@@ -29,7 +31,7 @@ export interface StateSize {
 export function measureAggregateState(plan: PlanNode, settings: Partial<JobSettings> = {}): StateSize {
   const gc = exposeGc();
   const full: JobSettings = { batch: false, config: new Map(), clock: Date.now, ...settings };
-  const graph = buildJobGraph(plan, full, { record() {} }, full.resolveFunction);
+  const graph = buildJobGraph(plan, full, { record() {} }, withoutConnectors(EXEC_OPERATORS), full.resolveFunction);
   const keyed = graph.operators.filter((o): o is GroupAggregateOperator | DistinctOperator | SortedOverAggregateOperator =>
     o instanceof GroupAggregateOperator || o instanceof DistinctOperator || o instanceof SortedOverAggregateOperator);
   if (keyed.length === 0) throw new ExecutionError("measureAggregateState: the plan has no group aggregate, DISTINCT or non-time OVER");

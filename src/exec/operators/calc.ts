@@ -1,11 +1,10 @@
+import { nextGeneratedName } from "../../expressions/codegen.js";
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
 import type { FilterNode, ProjectNode } from "../../plan/nodes.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { BaseOperator } from "../operator.js";
 import { errorWithRow } from "./row-error.js";
 
-/** Numbers the generated functions: V8 shares type feedback between `new Function`s of the same source. */
-let calcCount = 0;
 
 /**
  * A chain of Filter and Project nodes fused into one generated `processElement`. For
@@ -43,10 +42,10 @@ export class CalcOperator extends BaseOperator {
     });
     const self = root.constant(this);
     const wrap = root.constant((e: unknown, kind: number, row: readonly unknown[]) => errorWithRow(e, kind, row, inputSchema));
-    const id = calcCount++;
+    const id = nextGeneratedName("calc"); // per job: a function of its own, the same text in every run of the plan
     this.processElement = root.build(`(function(){const self=${self},wrap=${wrap};`
-      + `return function calc${id}_process(input,kind,r0){let res;`
+      + `return function ${id}_process(input,kind,r0){let res;`
       + `try{${root.tempDeclarations()}${body}res=${ctx.rowVar};}catch(e){throw wrap(e,kind,r0);}`
-      + `self.out.record(kind,res);};})()`);
+      + `self.out.record(kind,res);};})()`, "calc", id);
   }
 }

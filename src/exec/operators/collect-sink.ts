@@ -1,5 +1,5 @@
 import { col } from "../../expressions/node.js";
-import type { JobSink } from "../../table/executor.js";
+import type { JobSink } from "../job-contract.js";
 import type { ChangelogMode } from "../../plan/changelog-mode.js";
 import { Kind } from "../../types/row.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";

@@ -8,7 +8,7 @@ import type { KeyIndex } from "../aggregates/key-index.js";
 import { BaseOperator, type Output } from "../operator.js";
 import type { KeyedStateTtl } from "../state-ttl.js";
 
-export { type UdfAccumulatorFactory, registerUdfAccumulatorFactory, udfAccumulator } from "../aggregates/aggregate-layout.js";
+export { udfAccumulator } from "../aggregates/aggregate-layout.js";
 
 /**
  * Unbounded GROUP BY with Flink's changelog (GroupAggFunction):

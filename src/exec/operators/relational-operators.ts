@@ -3,7 +3,7 @@ import { type ChangelogMode, isInsertOnly } from "../../plan/changelog-mode.js";
 import type { DeduplicateNode, PlanNode, RankNode, SetOpNode, SortNode } from "../../plan/nodes.js";
 import { relationalMode } from "../../plan/relational-mode.js";
 import { ValidationError } from "../../types/errors.js";
-import type { JobSettings } from "../../table/executor.js";
+import type { JobSettings } from "../job-contract.js";
 import type { BaseOperator } from "../operator.js";
 import { DeduplicateOperator } from "./deduplicate/deduplicate-operator.js";
 import { RankOperator } from "./rank/rank-operator.js";

@@ -1,8 +1,8 @@
 import type { ExprNode } from "../../expressions/node.js";
 import type { DataType } from "../../types/data-type.js";
-import { ValidationError } from "../../types/errors.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { invalid, makeNode, requireInput } from "./node-base.js";
 
 /** One async scalar function call an AsyncCalc makes per row. */
 export interface AsyncCall {
@@ -31,8 +31,13 @@ export interface AsyncCalcNode {
   readonly calls: readonly AsyncCall[];
 }
 
+/** The schema is derived: the input's columns, then one column per call. */
 export function asyncCalcNode(fields: { readonly input: PlanNode; readonly calls: readonly AsyncCall[] }): AsyncCalcNode {
-  if (fields.calls.length === 0) throw new ValidationError("AsyncCalc needs at least one async call");
+  requireInput("AsyncCalc", fields.input);
+  if (fields.calls.length === 0) throw invalid("AsyncCalc", "calls", "must hold at least one async call");
+  for (const c of fields.calls) {
+    if (c.fn?.kind !== "asyncScalar") throw invalid("AsyncCalc", "calls", `must call async scalar functions, got '${c.name}'`);
+  }
   const schema = new ResolvedSchema([...fields.input.schema.columns, ...fields.calls.map((c) => ({ name: c.column, type: c.type }))]);
-  return Object.freeze({ kind: "AsyncCalc", id: newNodeId(), schema, input: fields.input, calls: Object.freeze([...fields.calls]) });
+  return makeNode<AsyncCalcNode>("AsyncCalc", { schema, input: fields.input, calls: fields.calls }, ["calls"]);
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /**
  * Flink's ChangelogNormalize: turns the changelog of a keyed source (upsert `+I/+U/-D`, possibly with

@@ -1,6 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /**
  * Deduplication (Flink's Deduplicate: `ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time ASC|DESC) = 1`):

@@ -1,7 +1,8 @@
 import { DataTypes } from "../../types/data-types.js";
 import { ValidationError } from "../../types/errors.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 import { type SortKey, checkKeys } from "./sort.js";
 
 /**

@@ -1,6 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /**
  * INTERSECT [ALL] / EXCEPT [ALL] (`minus`): Flink rewrites these into an aggregate that counts each

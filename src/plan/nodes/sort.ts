@@ -1,6 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /** One ORDER BY key: a column of the input, its direction, where NULLs go (Flink: ASC NULLS FIRST, DESC NULLS LAST). */
 export interface SortKey {

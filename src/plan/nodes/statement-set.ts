@@ -1,6 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type SinkNode } from "../nodes.js";
+import type { SinkNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /**
  * The root of a job with several sinks (`env.createStatementSet()` ... `execute()`): one Sink node per

@@ -1,7 +1,8 @@
 import type { ExprNode } from "../../expressions/node.js";
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type PlanNode } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /**
  * `groupBy(keys).flatAggregate(call(tableAggFn, ...))` (or global, without keys): a table aggregate

@@ -1,7 +1,8 @@
 import type { ExprNode } from "../../expressions/node.js";
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
-import { type PlanNode, newNodeId } from "../nodes.js";
+import type { PlanNode } from "../nodes.js";
+import { newNodeId } from "./node-base.js";
 
 /**
  * An event-time temporal join (`FOR SYSTEM_TIME AS OF left.t`): each left row is joined with the version of

@@ -2,7 +2,7 @@ import * as arrow from "apache-arrow";
 import { ValidationError } from "../../types/errors.js";
 import { KIND_SHORT } from "../../types/row.js";
 import { ResolvedSchema } from "../../types/resolved-schema.js";
-import { newNodeId, type ValuesNode } from "../../plan/nodes.js";
+import { valuesNode } from "../../plan/nodes.js";
 import { Table } from "../table.js";
 import { TableResult } from "../table-result.js";
 import type { TableEnvironment } from "../table-environment.js";
@@ -73,7 +73,6 @@ export function fromArrow(env: TableEnvironment, source: arrow.Table): Table<Rec
   const rows: unknown[][] = new Array(n);
   for (let i = 0; i < n; i++) rows[i] = new Array(columns.length);
   fields.forEach((f, j) => readColumn(source.getChild(f.name)!, columns[j]!.type, rows, j, f.name));
-  const node: ValuesNode = { kind: "Values", id: newNodeId(), schema, rows };
   if (kindVec) {
     const kinds = new Array<number>(n);
     for (let i = 0; i < n; i++) {
@@ -81,7 +80,7 @@ export function fromArrow(env: TableEnvironment, source: arrow.Table): Table<Rec
       if (k < 0) throw new ValidationError(`fromArrow: row ${i + 1}: '${kindVec.get(i)}' in column '${ARROW_KIND_COLUMN}' is not a row kind (+I, -U, +U, -D)`);
       kinds[i] = k;
     }
-    return new Table(env, { ...node, kinds });
+    return new Table(env, valuesNode({ schema, rows, kinds }));
   }
-  return new Table(env, node);
+  return new Table(env, valuesNode({ schema, rows }));
 }

@@ -10,7 +10,7 @@ import { AggCallCollector, type PlanContext, containsAgg, typeOf } from "../../p
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../../plan/changelog-mode.js";
 import {
   type GroupWindowSpec, type OverAggregateNode, type OverWindowSpec, type PlanNode, type ProjectNode,
-  type WindowAggregateNode, type WindowProperty, newNodeId,
+  type WindowAggregateNode, type WindowProperty, overAggregateNode, projectNode, windowAggregateNode,
 } from "../../plan/nodes.js";
 
 /**
@@ -158,13 +158,10 @@ export function windowAggregate(
     ...aggCalls.map((a) => ({ name: a.name, type: a.type })),
     ...properties.map((p) => ({ name: propertyNames.get(p)!, type: propertyType(p) })),
   ]);
-  const agg: WindowAggregateNode = {
-    kind: "WindowAggregate", id: newNodeId(), schema: aggSchema, input, window, groupKeys, aggCalls, properties,
-  };
+  const agg = windowAggregateNode({ schema: aggSchema, input, window, groupKeys, aggCalls, properties });
   const columns: Column[] = rewritten.map((e, i) => ({ name: outputName(items[i]!, i), type: typeOf(e, aggSchema, pc) }));
   unique(columns.map((c) => c.name), "select");
-  const project: ProjectNode = { kind: "Project", id: newNodeId(), schema: new ResolvedSchema(columns), input: agg, exprs: rewritten.map(stripAlias) };
-  return project;
+  return projectNode({ schema: new ResolvedSchema(columns), input: agg, exprs: rewritten.map(stripAlias) });
 }
 
 // ---- over windows ----------------------------------------------------------------------------------
@@ -262,9 +259,8 @@ export function overAggregate(input: PlanNode, window: OverWindowSpec, givenItem
   const rewritten = items.map(rewrite);
   if (aggCalls.length === 0) throw new ValidationError(`select: an over-windowed table needs at least one aggregate with .over($("${window.alias}"))`);
   const overSchema = new ResolvedSchema([...input.schema.columns, ...aggCalls.map((a) => ({ name: a.name, type: a.type }))]);
-  const over: OverAggregateNode = { kind: "OverAggregate", id: newNodeId(), schema: overSchema, input, window, aggCalls };
+  const over = overAggregateNode({ schema: overSchema, input, window, aggCalls });
   const columns: Column[] = rewritten.map((e, i) => ({ name: outputName(items[i]!, i), type: typeOf(e, overSchema, pc) }));
   unique(columns.map((c) => c.name), "select");
-  const project: ProjectNode = { kind: "Project", id: newNodeId(), schema: new ResolvedSchema(columns), input: over, exprs: rewritten.map(stripAlias) };
-  return project;
+  return projectNode({ schema: new ResolvedSchema(columns), input: over, exprs: rewritten.map(stripAlias) });
 }

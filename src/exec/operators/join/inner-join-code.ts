@@ -2,8 +2,7 @@ import { CodegenContext, type FunctionResolver } from "../../../expressions/comp
 import type { JoinNode } from "../../../plan/nodes/join.js";
 import { compileKeys } from "../../aggregates/key-code.js";
 import type { JoinSideState } from "./join-state.js";
-
-let innerJoinCount = 0;
+import { nextGeneratedName } from "../../../expressions/codegen.js";
 
 /**
  * The whole `processElement` of an inner equi-join without residual condition and without TTL, generated per
@@ -32,9 +31,9 @@ export function generateInnerJoinProcess(
   const rightOut = `[${picked.map((i) => item(i, "o", "row")).join(",")}]`;
   const s = root.constant(self);
   const retract = root.constant((state: JoinSideState, key: unknown, row: unknown[]) => state.retract(key, row, 0));
-  const id = innerJoinCount++;
+  const id = nextGeneratedName("innerJoin");
   return root.build(`(function(){const self=${s},retract=${retract};`
-    + `return function innerJoin${id}_process(input,kind,row){`
+    + `return function ${id}_process(input,kind,row){`
     + `let key${vars.length ? `,${vars.join(",")}` : ""};${root.tempDeclarations()}`
     + `const isLeft=input===0;if(isLeft){${keyOf(lk)}}else{${keyOf(rk)}}`
     + "if(key===null)return;"

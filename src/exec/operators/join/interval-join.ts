@@ -1,6 +1,6 @@
 import type { FunctionResolver } from "../../../expressions/compile.js";
 import type { IntervalJoinNode } from "../../../plan/nodes/interval-join.js";
-import type { JobSettings } from "../../../table/executor.js";
+import type { JobSettings } from "../../job-contract.js";
 import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
 import { heapPop, heapPush } from "../ptf/heap.js";

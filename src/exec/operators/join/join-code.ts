@@ -2,15 +2,15 @@ import { CodegenContext, type FunctionResolver, compileExpr } from "../../../exp
 import type { ExprNode } from "../../../expressions/node.js";
 import type { ResolvedSchema } from "../../../types/resolved-schema.js";
 import { compileKeys } from "../../aggregates/key-code.js";
+import { generate, nextGeneratedName } from "../../../expressions/codegen.js";
 
 /**
  * The generated per-record pieces every join operator shares: the equality key of a row, the joined row of
  * two rows, the padded rows of an outer join and the residual condition over a joined row. Each is one
- * `new Function` per operator, built when the job graph is built.
+ * function per operator, built when the job graph is built, through the code-generation funnel; names are
+ * counted per job (`nextGeneratedName`), so that V8 keeps type feedback per operator while identical jobs
+ * share their compiled code (docs/architecture.md).
  */
-
-/** Numbers the generated sources so that V8 keeps type feedback per operator (docs/architecture.md). */
-let joinCodeCount = 0;
 
 /**
  * The probe of a row's equality key (a number, a string or a canonical string; several keys are encoded into
@@ -23,13 +23,14 @@ export function compileJoinKey(keys: readonly ExprNode[], schema: ResolvedSchema
   const code = compileKeys(keys, ctx);
   const nullTest = code.columns.map((v) => `${v}===null`).join("||");
   const vars = code.vars.length > 0 ? `let ${code.vars.join(",")};` : "";
-  return ctx.build(`(function joinKey${joinCodeCount++}(r){${vars}${ctx.tempDeclarations()}${code.read}return (${nullTest})?null:${code.probe};})`);
+  return ctx.build(`(function ${nextGeneratedName("joinKey")}(r){${vars}${ctx.tempDeclarations()}${code.read}return (${nullTest})?null:${code.probe};})`);
 }
 
 /** `[l0, l1, ..., r0, r1, ...]` with the positions written out. */
 export function compileCombine(leftSize: number, rightSize: number): (l: unknown[], r: unknown[]) => unknown[] {
   const items = [...Array.from({ length: leftSize }, (_, i) => `l[${i}]`), ...Array.from({ length: rightSize }, (_, i) => `r[${i}]`)];
-  return new Function(`return function combine${joinCodeCount++}(l,r){return [${items.join(",")}];};`)() as (l: unknown[], r: unknown[]) => unknown[];
+  const name = nextGeneratedName("combine");
+  return generate("join", name, [], `return function ${name}(l,r){return [${items.join(",")}];};`, []);
 }
 
 /** The output row of a left row without partner: `[l0, ..., null, ...]`; `leftRow` false: `[null, ..., r0, ...]`. */
@@ -37,7 +38,8 @@ export function compilePad(leftSize: number, rightSize: number, leftRow: boolean
   const items = leftRow
     ? [...Array.from({ length: leftSize }, (_, i) => `x[${i}]`), ...Array.from({ length: rightSize }, () => "null")]
     : [...Array.from({ length: leftSize }, () => "null"), ...Array.from({ length: rightSize }, (_, i) => `x[${i}]`)];
-  return new Function(`return function pad${joinCodeCount++}(x){return [${items.join(",")}];};`)() as (x: unknown[]) => unknown[];
+  const name = nextGeneratedName("pad");
+  return generate("join", name, [], `return function ${name}(x){return [${items.join(",")}];};`, []);
 }
 
 /** The residual condition over a joined row: true only when it is TRUE (NULL and FALSE reject the pair). */
@@ -45,5 +47,5 @@ export function compileResidual(residual: ExprNode | undefined, schema: Resolved
   if (residual === undefined) return undefined;
   const ctx = new CodegenContext(schema, resolve, "r");
   const c = compileExpr(residual, ctx);
-  return ctx.build(`(function residual${joinCodeCount++}(r){${ctx.tempDeclarations()}return (${c.src})===true;})`);
+  return ctx.build(`(function ${nextGeneratedName("residual")}(r){${ctx.tempDeclarations()}return (${c.src})===true;})`);
 }

@@ -1,7 +1,7 @@
 import type { FunctionResolver } from "../../../expressions/compile.js";
 import type { JoinNode } from "../../../plan/nodes/join.js";
 import { parseDuration } from "../../../ptf/ttl.js";
-import type { JobSettings } from "../../../table/executor.js";
+import type { JobSettings } from "../../job-contract.js";
 import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
 import { compileCombine, compileJoinKey, compilePad, compileResidual } from "./join-code.js";

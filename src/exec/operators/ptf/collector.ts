@@ -1,3 +1,4 @@
+import { codegenFunction } from "../../../expressions/codegen.js";
 import { ExecutionError, TableError, TableRuntimeException } from "../../../types/errors.js";
 import { KIND_NAME, PositionalRow, ROW_KIND, kindFromShort } from "../../../types/row.js";
 import { MAX_LENGTH, type DataType } from "../../../types/data-type.js";
@@ -107,5 +108,5 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
   const time = tc >= 0 ? [`t===undefined?(r[${tc}]??h.nullTime(r)):t`] : [];
   const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}${allowed === 1 ? "if(k!==0)h.badKind(k);" : `if(((${allowed}>>k)&1)===0)h.badKind(k);`}${checks}out.record(k,[${[...prefix, ...xs, ...time].join(",")}]);`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("h", `"use strict";return function collect(v,r,out,t){${body}};`)(h) as CollectFn;
+  return codegenFunction("ptf-collector", "h", `"use strict";return function collect(v,r,out,t){${body}};`)(h) as CollectFn;
 }

@@ -1,4 +1,5 @@
 import { readOwnSource, writeOwnSource } from "../../../types/own.js";
+import { codegenFunction, nextGeneratedName } from "../../../expressions/codegen.js";
 import type { ValueStateSlot } from "./value-state.js";
 
 /** What the generated per-row function reads and writes on its operator. */
@@ -29,8 +30,6 @@ export interface FastPathSpec {
   readonly keyOf: (r: readonly unknown[]) => unknown;
 }
 
-let fastCount = 0;
-
 /**
  * The whole per-row path of the common PTF case, generated per operator: one table argument without
  * ORDER BY, insert-only, no routing, value state without TTL. Key read inline, each slot's Map read and
@@ -43,7 +42,7 @@ let fastCount = 0;
  * The source carries a number so two operators do not share compiled code and type feedback.
  */
 export function fastPath(spec: FastPathSpec): (kind: number, row: unknown[]) => void {
-  const id = fastCount++;
+  const id = nextGeneratedName("ptf");
   const n = spec.slots.length;
   const idx = Array.from({ length: n }, (_, i) => i);
   const key = spec.keyColumn >= 0 ? `row[${spec.keyColumn}]` : "K(row)";
@@ -59,7 +58,7 @@ export function fastPath(spec: FastPathSpec): (kind: number, row: unknown[]) => 
     + `P.kind=kind;P.record=row;P.row=undefined;C.record=row;C.inEval=true;`
     + `try{E(C,H,A);}catch(e){throw P.failure(e);}finally{C.inEval=false;}${store}};`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("S", "K", "P", "C", "E", "H", "A", src)(
+  return codegenFunction("ptf-fast-path", "S", "K", "P", "C", "E", "H", "A", src)(
     spec.slots, spec.keyOf, spec.host, spec.ctx, spec.evalFn, spec.stateHolder, spec.argsHolder,
   ) as (kind: number, row: unknown[]) => void;
 }

@@ -1,3 +1,4 @@
+import { codegenFunction } from "../../../expressions/codegen.js";
 import type { DataType } from "../../../types/data-type.js";
 
 const PRIMITIVE = new Set(["CHAR", "VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "TIME"]);
@@ -20,7 +21,7 @@ export function keyExtractor(keys: readonly number[], types: readonly DataType[]
     const i = keys[0]!;
     if (PRIMITIVE.has(types[i]!.root)) {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval
-      return new Function(`"use strict";return function(r){return r[${i}];};`)() as (r: readonly unknown[]) => unknown;
+      return codegenFunction("ptf-keys", `"use strict";return function(r){return r[${i}];};`)() as (r: readonly unknown[]) => unknown;
     }
     return (r) => keyOfValue(r[i]);
   }

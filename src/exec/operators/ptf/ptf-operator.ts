@@ -3,7 +3,7 @@ import type { ResolvedPtfCall } from "../../../ptf/resolved-call.js";
 import type { ValueStateDecl } from "../../../ptf/state.js";
 import { resolveStateTtls } from "../../../ptf/state-ttl.js";
 import { ExecutionError, TableError } from "../../../types/errors.js";
-import type { JobSettings } from "../../../table/executor.js";
+import type { JobSettings } from "../../job-contract.js";
 import type { MetricGroup } from "../../metrics.js";
 import { BaseOperator, type Output } from "../../operator.js";
 import { type CollectFn, makeCollector } from "./collector.js";

@@ -1,3 +1,4 @@
+import { codegenFunction } from "../../../expressions/codegen.js";
 import type { Decimal } from "decimal.js";
 import { classOf } from "../../../ptf/structured.js";
 import { KIND_PROTOTYPES, ROW_KIND } from "../../../types/row.js";
@@ -34,7 +35,7 @@ function keyedRowMaker(fields: readonly Field[], convert: readonly (((v: unknown
   const assigns = fields.map((f, i) => writeOwnSource("this", f.name, convert[i] ? `cv[${i}](r[${i}])` : `r[${i}]`)).join("");
   const toString = rowToString(fields);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("P", "cv", "ts", `"use strict";
+  return codegenFunction("ptf-rows", "P", "cv", "ts", `"use strict";
     function mk(p){function R(r){${assigns}} R.prototype=Object.create(p,{toString:{value:ts,writable:true,configurable:true}}); return R;}
     const R0=mk(P[0]),R1=mk(P[1]),R2=mk(P[2]),R3=mk(P[3]);
     return function(k,r){return k===0?new R0(r):k===2?new R2(r):k===1?new R1(r):new R3(r);};`)(KIND_PROTOTYPES, convert, toString) as RowMaker;

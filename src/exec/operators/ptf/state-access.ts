@@ -1,4 +1,5 @@
 import { writeOwnSource } from "../../../types/own.js";
+import { codegenFunction, nextGeneratedName } from "../../../expressions/codegen.js";
 import type { ValueStateSlot } from "./value-state.js";
 
 /** A data view as the operator drives it around eval: bound to a key before, released after. */
@@ -13,8 +14,6 @@ export interface StateAccess {
   store(key: unknown, now: number): void;
 }
 
-let accessCount = 0;
-
 /**
  * Generated per operator: `load` / `store` with the state entries unrolled, so each slot's call has a
  * call site of its own and the holder is written through constant property names (a loop with
@@ -24,7 +23,7 @@ let accessCount = 0;
  * V8 caches compiled sources, and two operators with the same source would share type feedback.
  */
 export function stateAccess(slots: readonly ValueStateSlot[], names: readonly string[], views: readonly EnterLeave[], holder: object): StateAccess {
-  const id = accessCount++;
+  const id = nextGeneratedName("state");
   const decl = [
     ...slots.map((_, i) => `s${i}=S[${i}],l${i}=null`),
     ...views.map((_, i) => `v${i}=V[${i}]`),
@@ -36,5 +35,5 @@ export function stateAccess(slots: readonly ValueStateSlot[], names: readonly st
   const src = `"use strict";${decl.length > 0 ? `let ${decl.join(",")};` : ""}`
     + `return {load:function state${id}_load(key,now){${load}},store:function state${id}_store(key,now){${store}}};`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("S", "V", "H", src)(slots, views, holder) as StateAccess;
+  return codegenFunction("ptf-state", "S", "V", "H", src)(slots, views, holder) as StateAccess;
 }

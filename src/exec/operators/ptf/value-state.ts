@@ -1,3 +1,4 @@
+import { codegenFunction } from "../../../expressions/codegen.js";
 import type { ValueStateDecl } from "../../../ptf/state.js";
 import { getOwn, setOwn, isInheritedName } from "../../../types/own.js";
 import { nullRowMaker } from "./rows.js";
@@ -166,7 +167,7 @@ function freshFactory(decl: ValueStateDecl<unknown>): () => object {
     // (a computed key defines an own property: a plain `"__proto__":` key would set the prototype)
     const body = keys.map((k, i) => `${isInheritedName(k) ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:d[${i}]`).join(",");
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    return new Function("d", `"use strict";return function(){return {${body}};};`)(keys.map((k) => defaults[k])) as () => object;
+    return codegenFunction("ptf-value-state", "d", `"use strict";return function(){return {${body}};};`)(keys.map((k) => defaults[k])) as () => object;
   }
   return () => {
     const o: Record<string, unknown> = {};

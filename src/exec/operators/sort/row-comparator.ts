@@ -1,9 +1,8 @@
+import { generate, nextGeneratedName } from "../../../expressions/codegen.js";
 import { helpers } from "../../../expressions/helpers.js";
 import type { SortKey } from "../../../plan/nodes/sort.js";
 
 export type RowComparator = (a: readonly unknown[], b: readonly unknown[]) => number;
-
-let comparators = 0;
 
 /**
  * A comparator of rows by ORDER BY keys, generated once per operator (one function, no loop over keys
@@ -21,8 +20,8 @@ export function rowComparator(keys: readonly SortKey[]): RowComparator {
       + `if(c!==0)return ${dir}c;}`;
   }
   body += "return 0;";
-  const id = comparators++;
-  return new Function("h", `"use strict";return function compareRows${id}(a,b){${body}};`)(helpers) as RowComparator;
+  const name = nextGeneratedName("compareRows");
+  return generate("sort", name, ["h"], `"use strict";return function ${name}(a,b){${body}};`, [helpers]);
 }
 
 /** Whether two rows are equal value by value (a retraction finds the row it retracts). */

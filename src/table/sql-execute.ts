@@ -1,12 +1,12 @@
 import { ValidationError } from "../types/errors.js";
-import type { Job, JobSink } from "../table/executor.js";
-import { TableResult } from "../table/table-result.js";
-import type { Table } from "../table/table.js";
-import type { TableEnvironment } from "../table/table-environment.js";
+import type { Job, JobSink } from "./executor.js";
+import { TableResult } from "./table-result.js";
+import type { Table } from "./table.js";
+import type { TableEnvironment } from "./table-environment.js";
 import { DataTypes } from "../types/data-types.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
-import { Binder } from "./binder.js";
-import { parseStatement } from "./parser.js";
+import { Binder } from "./sql-binder.js";
+import { parseStatement } from "../sql/parser.js";
 
 const OK_SCHEMA = new ResolvedSchema([{ name: "result", type: DataTypes.STRING() }]);
 

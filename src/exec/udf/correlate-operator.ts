@@ -1,12 +1,13 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
-import { BaseOperator } from "../../exec/operator.js";
-import { errorWithRow } from "../../exec/operators/row-error.js";
+import { BaseOperator, type Output } from "../operator.js";
+import { type OperatorFactory, connect } from "../operator-table.js";
+import { errorWithRow } from "../operators/row-error.js";
 import { ExecutionError, TableError } from "../../types/errors.js";
 import type { CorrelateNode } from "../../plan/nodes.js";
 import { PositionalRow } from "../../types/row.js";
-import { convertArgument, needsConversion } from "../arguments.js";
-import { TableFunction } from "../table-function.js";
-import { type ValueCheck, userCodeFailure, valueCheck } from "../value-check.js";
+import { convertArgument, needsConversion } from "../../functions/arguments.js";
+import { TableFunction } from "../../functions/table-function.js";
+import { type ValueCheck, userCodeFailure, valueCheck } from "../../functions/value-check.js";
 import { thrownIs } from "../../types/describe-thrown.js";
 
 /**
@@ -108,3 +109,10 @@ export class CorrelateOperator extends BaseOperator {
     this.out.record(this.kind, out);
   }
 }
+
+/** The operator factory of Correlate nodes (built after its input, as a plug-in operator). */
+export const correlateOperator: OperatorFactory<CorrelateNode> = (node, ctx, build) => {
+  const op = Object.assign(new CorrelateOperator(node, ctx.resolveFunction), { outputs: [] as Output[] });
+  connect(build(node.input), op, 0);
+  return op;
+};

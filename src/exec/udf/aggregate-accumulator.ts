@@ -1,11 +1,12 @@
+import { codegenFunction } from "../../expressions/codegen.js";
 import { Decimal } from "decimal.js";
-import type { Accumulator } from "../../exec/aggregates/accumulator.js";
-import { valueKey } from "../../exec/aggregates/value-key.js";
+import type { Accumulator } from "../aggregates/accumulator.js";
+import { valueKey } from "../aggregates/value-key.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { AggCall } from "../../plan/nodes.js";
 import type { DataType } from "../../types/data-type.js";
-import { AggregateFunction } from "../aggregate-function.js";
-import { userCodeFailure, valueCheck, type ValueCheck } from "../value-check.js";
+import { AggregateFunction } from "../../functions/aggregate-function.js";
+import { userCodeFailure, valueCheck, type ValueCheck } from "../../functions/value-check.js";
 
 const INTEGERS = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
 
@@ -30,7 +31,7 @@ function invoker(spec: object, method: string, call: AggCall, arity: number, par
   const args = xs.map((x, i) => conversion(params[i]!, call.argTypes[i], x));
   const fail = (e: unknown, a: unknown[]) => userCodeFailure(`${what}.${method}`, a, e);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("s", "D", "fail",
+  return codegenFunction("udf-aggregate", "s", "D", "fail",
     `"use strict";return function(a,v){${reads}try{s.${method}(a${args.map((x) => "," + x).join("")});}catch(e){throw fail(e,[${xs.join(",")}]);}};`,
   )(spec, Decimal, fail) as Invoke;
 }

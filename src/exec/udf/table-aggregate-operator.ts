@@ -1,13 +1,14 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../expressions/compile.js";
-import { growFloat64 } from "../../exec/aggregates/accumulator.js";
-import { type GroupKeys, createGroupKeys } from "../../exec/aggregates/group-keys.js";
-import { BaseOperator } from "../../exec/operator.js";
+import { growFloat64 } from "../aggregates/accumulator.js";
+import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
+import { BaseOperator, type Output } from "../operator.js";
+import { type OperatorFactory, connect } from "../operator-table.js";
 import type { TableAggregateNode } from "../../plan/nodes.js";
 import { ExecutionError } from "../../types/errors.js";
 import { Kind, PositionalRow } from "../../types/row.js";
-import { convertArgument, needsConversion } from "../arguments.js";
-import { TableAggregateFunction } from "../table-aggregate-function.js";
-import { type ValueCheck, userCodeFailure, valueCheck } from "../value-check.js";
+import { convertArgument, needsConversion } from "../../functions/arguments.js";
+import { TableAggregateFunction } from "../../functions/table-aggregate-function.js";
+import { type ValueCheck, userCodeFailure, valueCheck } from "../../functions/value-check.js";
 
 /** `(row, spec, acc, retract) => accumulated?`: evaluates the arguments and calls accumulate / retract. */
 type Invoke = (r: readonly unknown[], s: object, acc: object, retract: boolean) => boolean;
@@ -194,3 +195,10 @@ export class TableAggregateOperator extends BaseOperator {
     }
   }
 }
+
+/** The operator factory of TableAggregate nodes (`flatAggregate`). */
+export const tableAggregateOperator: OperatorFactory<TableAggregateNode> = (node, ctx, build) => {
+  const op = Object.assign(new TableAggregateOperator(node, ctx.settings.batch, ctx.resolveFunction), { outputs: [] as Output[] });
+  connect(build(node.input), op, 0);
+  return op;
+};

@@ -1,0 +1,71 @@
+import { ValidationError } from "../types/errors.js";
+import type { ConnectorAttachment } from "../plan/nodes.js";
+import type { ResolvedSchema } from "../types/resolved-schema.js";
+import type { PushdownSupport } from "../plan/pushed-filter.js";
+
+/**
+ * The planning-time side of the connector contract: a table as a connector sees it, and the spec a
+ * connector gives the planner. Declared here (below the facade) so that connectors never import table/.
+ */
+
+/** A registered table as a connector sees it when validating: its name, options and physical columns. */
+export interface ConnectorTable {
+  readonly tableName: string;
+  readonly connector: string;
+  readonly options: ReadonlyMap<string, string>;
+  readonly physical: ResolvedSchema;
+  readonly primaryKey?: readonly string[];
+  readonly attachment?: ConnectorAttachment;
+}
+
+/** Which row kinds a sink takes: only inserts, inserts/updates/deletes by primary key, or everything. */
+export type SinkChangelog = "insert-only" | "upsert" | "all";
+
+/**
+ * The planning-time side of a connector (every connector implements it, connector.ts): option validation and
+ * capabilities. The run-time side (readers and writers) is in `Connector`.
+ */
+export interface ConnectorSpec {
+  readonly name: string;
+  /** Throws a ValidationError naming the option when the table's options are wrong for `role`. */
+  validate(table: ConnectorTable, role: "source" | "sink"): void;
+  /** Whether the connector can be read from / written to. */
+  readonly canRead: boolean;
+  readonly canWrite: boolean;
+  /** Whether a scan of the table ends (batch mode accepts only bounded sources). */
+  isBounded?(table: ConnectorTable): boolean;
+  /** What the sink of the table accepts. */
+  sinkChangelog?(table: ConnectorTable): SinkChangelog;
+  /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
+  sourceKinds?(table: ConnectorTable): readonly number[];
+  /**
+   * The lookup side, for `env.lookupFunction(table, ...keys)`: a per-job lookup reader factory
+   * (exec/lookup.ts LookupReaderFactory) keyed by `keys`; absent when the connector cannot be looked up.
+   */
+  createLookup?(table: ConnectorTable, keys: readonly string[]): object;
+  /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
+  pushdown?(table: ConnectorTable): PushdownSupport | undefined;
+}
+
+/**
+ * Checks options against the keys a connector knows; `patterns` are prefixes with a `#` field part
+ * (`fields.#.kind`). Flink's message lists the unsupported and the supported options.
+ */
+export function checkOptionKeys(table: ConnectorTable, known: readonly string[], patterns: readonly string[] = []): void {
+  const unsupported: string[] = [];
+  for (const key of table.options.keys()) {
+    if (known.includes(key)) continue;
+    if (patterns.some((p) => matchesPattern(p, key))) continue;
+    unsupported.push(key);
+  }
+  if (unsupported.length > 0) {
+    throw new ValidationError(`Unsupported options found for '${table.connector}' (table '${table.tableName}').\n\nUnsupported options:\n\n${unsupported.sort().join("\n")}\n\nSupported options:\n\n${[...known, ...patterns].sort().join("\n")}`);
+  }
+}
+
+function matchesPattern(pattern: string, key: string): boolean {
+  const [pre, post] = pattern.split("#") as [string, string | undefined];
+  if (post === undefined) return key === pattern;
+  return key.startsWith(pre) && key.endsWith(post) && key.length > pre.length + post.length;
+}
+

@@ -1,0 +1,53 @@
+import type { FunctionResolver } from "../expressions/compile.js";
+import type { ChangelogMode } from "../plan/changelog-mode.js";
+import type { PlanNode } from "../plan/nodes.js";
+
+/**
+ * The contract between whoever plans a job (the Table API, tests, the bench) and the interpreter: an
+ * `Executor` turns a plan into a running `Job` that pushes its rows into a `JobSink`. Declared in exec/ so
+ * that exec/ and connectors/ never import the facade; the facade passes its executor explicitly.
+ */
+
+/** Receives a job's output: positional records with their numeric row kind. */
+export interface JobSink {
+  record(kind: number, values: readonly unknown[]): void;
+  /** The job's watermark as it reaches the end of the plan (+Infinity at end of input); optional. */
+  watermark?(wm: number): void;
+}
+
+export type StepResult = "more" | "done" | Promise<void>;
+
+/** A running job, driven by its consumer one slice at a time so that results stream. */
+export interface Job {
+  /** Processes up to `budget` source records. "done" after end of input; a Promise while sources wait. */
+  step(budget: number): StepResult;
+  /** Stops the job; sources are closed, nothing more is emitted. */
+  cancel(): void;
+  /** The job's metrics as of now (see docs/metrics.md); still readable after the job ended. */
+  metrics?(): MetricsSnapshot;
+}
+
+/**
+ * A job's metrics at one moment: `<scope>.<name>` → value, e.g.
+ * `{ "Values.numRecordsOut": 7, "WindowAggregate[w].numLateRecordsDropped": 1, "Collect.numRecordsIn": 3 }`.
+ */
+export type MetricsSnapshot = Readonly<Record<string, number>>;
+
+export interface JobSettings {
+  readonly batch: boolean;
+  readonly config: ReadonlyMap<string, string>;
+  /** Processing-time clock (ms); tests replace it. */
+  readonly clock: () => number;
+  /** Resolves user functions called by name. */
+  readonly resolveFunction?: FunctionResolver;
+  /**
+   * The environment's connectors by name (built-in and registered with `env.registerConnector`); the
+   * run-time side of a scan or sink finds its connector here. Absent: the built-in connectors only.
+   */
+  readonly connectors?: (name: string) => object;
+}
+
+export interface Executor {
+  createJob(plan: PlanNode, settings: JobSettings, sink: JobSink, sinkMode?: ChangelogMode): Job;
+}
+

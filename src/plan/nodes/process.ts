@@ -1,0 +1,38 @@
+import type { ChangelogMode } from "../changelog-mode.js";
+import type { PlanNode } from "../nodes.js";
+import { makeNode, type NodeBase, type NodeFields, invalid, requireInput } from "./node-base.js";
+
+/**
+ * What the plan needs of a resolved Process Table Function call; src/ptf's `ResolvedPtfCall` extends it
+ * with what the operator needs. Declared here so that plan/ never imports ptf/.
+ */
+export interface PlannedProcessCall {
+  readonly kind: "ResolvedPtfCall";
+  /** The name used in messages. */
+  readonly functionName: string;
+  /** Identifier of the call's state (set semantics only): explicit (`uid` argument) or derived. */
+  readonly uid: string | undefined;
+  readonly explicitUid: boolean;
+  /** The changelog mode of the output, resolved when the call was planned. */
+  readonly outputMode: ChangelogMode;
+  /** For explain(): `invocation=[...], uid=[...], select=[...]`. */
+  describe(): string;
+  /**
+   * The call with its output mode renegotiated for what its consumer needs (Flink's
+   * getRequiredChangelogMode, see plan/normalize-upserts.ts); the same call when nothing changes.
+   */
+  withRequiredMode(consumer: { readonly updateBefore: boolean; readonly keyOnlyDeletes: boolean }): PlannedProcessCall;
+}
+
+/** A Process Table Function call; details live in ptf/ (the node only carries the resolved call). */
+export interface ProcessNode<C extends PlannedProcessCall = PlannedProcessCall> extends NodeBase {
+  readonly kind: "Process";
+  readonly inputs: readonly PlanNode[];
+  readonly call: C;
+}
+
+export function processNode<C extends PlannedProcessCall>(f: NodeFields<ProcessNode<C>>): ProcessNode<C> {
+  f.inputs.forEach((n, i) => requireInput("Process", n, `inputs[${i}]`));
+  if (f.call?.kind !== "ResolvedPtfCall") throw invalid("Process", "call", "must be a resolved PTF call");
+  return makeNode<ProcessNode>("Process", f, ["inputs"]) as ProcessNode<C>;
+}
