@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableContext } from "../../src/connectors/api/adapter.js";
 import { jdbcConnector } from "../../src/connectors/jdbc/index.js";
 import { ResolvedSchema } from "../../src/types/resolved-schema.js";
-import { $, DataTypes, EnvironmentSettings, ExecutionError, Row, RowKind, Schema, TableDescriptor, TableEnvironment, ValidationError } from "../../src/index.js";
+import { $, call, DataTypes, EnvironmentSettings, ExecutionError, Row, RowKind, Schema, TableDescriptor, TableEnvironment, ValidationError } from "../../src/index.js";
 import { DB_VARIANTS, type DbFixture, startDb, uniqueTable } from "./databases/fixtures.js";
 
 const env = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
 describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
   let db: DbFixture;
-  beforeAll(async () => { db = await startDb(variant); }, 60_000);
+  beforeAll(async () => { db = await startDb(variant); }, 180_000); // PGlite initializes its cluster in WASM: slow on a busy machine
   afterAll(async () => { await db?.stop(); });
 
   const jdbc = <S extends object>(table: string, schema: Schema<S>, options: Record<string, string> = {}) => {
@@ -156,6 +156,19 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
     expect(answer instanceof Promise).toBe(pg());
     await answer;
     await reader.close?.();
+  });
+
+  it("a lookup join enriches a stream from the database table (cached per lookup.cache)", async () => {
+    const t = uniqueTable("customers");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER PRIMARY KEY, name TEXT, age INTEGER)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'Ann', 31), (2, 'Bob', 45)`);
+    const e = env();
+    const customers = Schema.newBuilder().column("id", DataTypes.INT().notNull()).column("name", DataTypes.STRING()).column("age", DataTypes.INT()).primaryKey("id").build();
+    e.createTemporaryTable("Customers", jdbc(t, customers, { "lookup.cache": "PARTIAL", "lookup.partial-cache.max-rows": "10" }));
+    const orders = e.fromValues(DataTypes.ROW(DataTypes.FIELD("order_id", DataTypes.INT()), DataTypes.FIELD("customer_id", DataTypes.INT())), Row.of(10, 1), Row.of(11, 3), Row.of(12, 2), Row.of(13, 1));
+    const joined = orders.leftOuterJoinLateral(call(e.lookupFunction<{ id: number; name: string | null; age: number | null }>("Customers", "id"), $("customer_id")))
+      .select($("order_id"), $("name"), $("age"));
+    expect(await joined.execute().toChangelog()).toEqual(["+I[10, Ann, 31]", "+I[11, null, null]", "+I[12, Bob, 45]", "+I[13, Ann, 31]"]);
   });
 
   it("cancelling an insert closes its connection", async () => {

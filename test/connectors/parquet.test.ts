@@ -85,6 +85,16 @@ describe("parquet connector", () => {
     expect(parquetConnector.source!.pushdown!.acceptFilter!({ column: "tag", op: "<", value: "t" }, { columns: [{ name: "tag", type: DataTypes.STRING() }] } as never)).toBe(true);
   });
 
+  it("the planner pushes the projection and the filters into the scan; explain shows them", async () => {
+    const dir = tempDir();
+    const e = env();
+    const schema = Schema.newBuilder().column("id", DataTypes.INT()).column("amount", DataTypes.DOUBLE()).column("note", DataTypes.STRING()).build();
+    await e.fromAsyncIterable(schema, Array.from({ length: 50 }, (_, k) => Row.of(k, k * 10, `n${k}`))).executeInsert(parquet(dir, schema, { "parquet.row-group-size": "10" })).await();
+    const q = e.from(parquet(dir, schema)).filter($("amount").isGreater(400)).select($("id"));
+    expect(q.explain()).toMatch(/project=\[id, amount\].*filter=\[amount > 400\]/s);
+    expect(await q.execute().toChangelog()).toEqual(Array.from({ length: 9 }, (_, k) => `+I[${41 + k}]`));
+  });
+
   it("a column the file lacks fails the job naming the table, the file and the column", async () => {
     const dir = tempDir();
     const e = env();
