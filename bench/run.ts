@@ -13,6 +13,7 @@ import { describeBids, generateBids } from "./data.js";
 import { type BenchOptions, type WorkloadResult, measure, median, passesFor, prepare, warmUp } from "./harness.js";
 import { WORKLOADS } from "./workloads/index.js";
 import { measureSql, parserMillis, SQL_TWINS } from "./sql.js";
+import { runConnectorBench } from "./connectors.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -24,13 +25,19 @@ const { values: args } = parseArgs({
     "min-sample": { type: "string", default: "100" },
     "no-collect": { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
+    "connector-rows": { type: "string", default: "1000000" },
+    "pglite-rows": { type: "string", default: "100000" },
+    "connector-runs": { type: "string", default: "3" },
+    "no-connectors": { type: "boolean", default: false },
+    "connectors-only": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
 
 if (args.help) {
   console.log("npm run bench -- [--rows N=1000000] [--runs N=7] [--warmups N=2] [--seed N=42] [--only W0,W2]\n"
-    + "                    [--min-sample MS=100] [--no-collect] [--verbose]");
+    + "                    [--min-sample MS=100] [--no-collect] [--verbose]\n"
+    + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]");
   process.exit(0);
 }
 
@@ -38,6 +45,14 @@ function positiveInt(name: string, v: string | undefined): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${v}`);
   return n;
+}
+
+const connectorBench = () => runConnectorBench({
+  rows: positiveInt("connector-rows", args["connector-rows"]), pgliteRows: positiveInt("pglite-rows", args["pglite-rows"]), runs: positiveInt("connector-runs", args["connector-runs"]),
+});
+if (args["connectors-only"]) {
+  await connectorBench();
+  process.exit(0);
 }
 
 const rows = positiveInt("rows", args.rows);
@@ -128,3 +143,5 @@ function printTable(head: string[], body: string[][]): void {
   for (const l of body) console.log(row(l));
   console.log();
 }
+
+if (!args["no-connectors"]) await connectorBench();

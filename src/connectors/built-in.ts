@@ -5,13 +5,20 @@ import type { Connector } from "./connector.js";
 import { datagenConnector } from "./datagen/index.js";
 import { filesystemConnector } from "./filesystem/index.js";
 import { blackholeConnector, printConnector } from "./print.js";
+import { connectorFromDefinition } from "./api/adapter.js";
+import { jdbcConnector } from "./jdbc/index.js";
+import { parquetConnector } from "./parquet/index.js";
 
 /**
  * The connectors tablestream knows, by name: one entry per connector, holding its planning-time spec
  * and its run-time reader/writer factories. A new connector is one file (or folder) implementing
  * `Connector` and one line here.
  */
-export const BUILT_IN_CONNECTORS: readonly Connector[] = [datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector];
+export const BUILT_IN_CONNECTORS: readonly Connector[] = [
+  datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector,
+  // written against the public connector API, as a user's connector would be
+  connectorFromDefinition(jdbcConnector), connectorFromDefinition(parquetConnector),
+];
 
 const byName = new Map(BUILT_IN_CONNECTORS.map((c) => [c.name, c]));
 

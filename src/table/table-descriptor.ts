@@ -12,6 +12,7 @@ import type { ConnectorAttachment } from "../plan/nodes.js";
  */
 export interface KnownSinkKinds {
   filesystem: "append";
+  parquet: "append";
   print: ChangelogKind;
   blackhole: ChangelogKind;
   collection: ChangelogKind;

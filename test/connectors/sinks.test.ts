@@ -192,7 +192,7 @@ describe("connector tables", () => {
     expect(await e.from("t").execute().toArray()).toHaveLength(1);
     expect(e.listTables()).toEqual(["t"]);
     expect(() => e.createTable("u", TableDescriptor.forConnector("kafka").build())).toThrow(new ValidationError(
-      "Could not find any factory for identifier 'kafka' that implements a connector. Available factory identifiers are: [async-iterable, blackhole, collection, datagen, filesystem, print]"));
+      "Could not find any factory for identifier 'kafka' that implements a connector. Available factory identifiers are: [async-iterable, blackhole, collection, datagen, filesystem, jdbc, parquet, print]"));
     expect(() => e.from("nope")).toThrow(new ValidationError("table 'nope' is not registered; known: [t]"));
   });
 });

@@ -32,6 +32,13 @@ counts.executeInsert(files);
 // @ts-expect-error an updating table (changelog 'retract') cannot be written to an append-only sink
 counts.insertInto(TableDescriptor.forConnector("filesystem").option("path", "/tmp/y").format("json").build());
 
+// Parquet files are append-only too; a jdbc table's sink depends on its primary key (checked when planned)
+const parquetFiles = TableDescriptor.forConnector("parquet").schema(schema).option("path", "/tmp/p").build();
+names.executeInsert(parquetFiles);
+// @ts-expect-error an updating table (changelog 'retract') cannot be written to an append-only sink
+counts.executeInsert(parquetFiles);
+counts.executeInsert(TableDescriptor.forConnector("jdbc").option("url", "jdbc:sqlite:x.db").option("table-name", "t").build());
+
 // a table of unknown changelog (from a name) is checked when planned
 const unknownMode = env.from("Names");
 unknownMode.executeInsert(files);

@@ -23,12 +23,12 @@ type Item =
   | { readonly kind: "malformed"; readonly line: number; readonly column?: number; readonly message: string };
 
 /** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
-export function listFiles(path: string, table: string): string[] {
+export function listFiles(path: string, table: string, connector = "filesystem"): string[] {
   let st;
   try {
     st = statSync(path);
   } catch {
-    throw new ExecutionError(`filesystem table '${table}': path '${path}' does not exist`);
+    throw new ExecutionError(`${connector} table '${table}': path '${path}' does not exist`);
   }
   if (st.isFile()) return [resolve(path)];
   const out: string[] = [];

@@ -92,7 +92,7 @@ describe("the public connector API", () => {
     expect(() => e.registerConnector(defineConnector({ name: "print", options: {}, sink: { createWriter: () => ({ write() {}, close() {} }) } })))
       .toThrow("a connector named 'print' is already registered");
     expect(() => e.createTemporaryTable("x", TableDescriptor.forConnector("nope").schema(schema).build()))
-      .toThrow(/Could not find any factory for identifier 'nope'.*\[async-iterable, blackhole, collection, datagen, filesystem, print, slow\]/);
+      .toThrow(/Could not find any factory for identifier 'nope'.*\[async-iterable, blackhole, collection, datagen, filesystem, jdbc, parquet, print, slow\]/);
     // another environment does not see it
     expect(() => env().createTemporaryTable("x", TableDescriptor.forConnector("slow").schema(schema).build())).toThrow(/Could not find any factory/);
   });
