@@ -332,6 +332,17 @@ class Parser {
     ts.expectOp(")");
     ts.expectKeyword("OVER");
     ts.expectOp("(");
+    const { partition, order } = this.partitionAndOrder(true);
+    ts.expectOp(")");
+    return callNode("$ROW_NUMBER", [callNode("$partitionBy", partition), callNode("$orderBy", order)]);
+  }
+
+  /**
+   * The `PARTITION BY ... ORDER BY ...` of an OVER clause (ROW_NUMBER's and an aggregate's). `NULLS FIRST |
+   * LAST` is read only where the binder honours it (ROW_NUMBER); an aggregate's OVER fails on it as before.
+   */
+  private partitionAndOrder(nulls: boolean): { partition: ExprNode[]; order: ExprNode[] } {
+    const ts = this.ts;
     const partition: ExprNode[] = [];
     if (ts.acceptKeyword("PARTITION")) {
       ts.expectKeyword("BY");
@@ -346,15 +357,14 @@ class Parser {
         if (ts.acceptKeyword("DESC")) ascending = false;
         else ts.acceptKeyword("ASC");
         let nullsFirst: boolean | undefined;
-        if (ts.acceptKeyword("NULLS")) {
+        if (nulls && ts.acceptKeyword("NULLS")) {
           if (ts.acceptKeyword("FIRST")) nullsFirst = true;
           else { ts.expectKeyword("LAST"); nullsFirst = false; }
         }
         order.push({ kind: "Sort", ascending, nullsFirst, expr });
       } while (ts.acceptOp(","));
     }
-    ts.expectOp(")");
-    return callNode("$ROW_NUMBER", [callNode("$partitionBy", partition), callNode("$orderBy", order)]);
+    return { partition, order };
   }
 
   /** `COUNT(*)`, `COUNT(DISTINCT x)`, `SUM([ALL] x)`, ...: an aggregate call node (the grouped select types it). */
@@ -389,22 +399,7 @@ class Parser {
     const at = ts.next();
     if (!ts.isOp("(")) ts.fail("expected ( after OVER: named windows (OVER w) are not supported; write the window in parentheses");
     ts.next();
-    const partition: ExprNode[] = [];
-    if (ts.acceptKeyword("PARTITION")) {
-      ts.expectKeyword("BY");
-      do partition.push(this.expression()); while (ts.acceptOp(","));
-    }
-    const order: ExprNode[] = [];
-    if (ts.acceptKeyword("ORDER")) {
-      ts.expectKeyword("BY");
-      do {
-        const expr = this.expression();
-        let ascending = true;
-        if (ts.acceptKeyword("DESC")) ascending = false;
-        else ts.acceptKeyword("ASC");
-        order.push({ kind: "Sort", ascending, nullsFirst: undefined, expr });
-      } while (ts.acceptOp(","));
-    }
+    const { partition, order } = this.partitionAndOrder(false);
     let mode = "RANGE";
     let preceding: ExprNode = callNode("$unbounded", []);
     if (ts.isKeyword("ROWS") || ts.isKeyword("RANGE")) {
