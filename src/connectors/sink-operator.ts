@@ -130,6 +130,7 @@ export class SinkOperator extends BaseOperator {
     const w = this.writer;
     return {
       backpressure: () => w.backpressure?.(),
+      barrier: (id) => w.barrier?.(id),
       drain: () => (this.closed ? w.closing?.() : undefined),
     };
   }

@@ -31,10 +31,13 @@ export interface Job {
    */
   progress?(): { readonly watermark: number; readonly stateKeys: number };
   /**
-   * Takes a savepoint into a new directory under `dir` and returns its path (docs/checkpoints.md). Called
-   * between two steps only, so the snapshot falls between two records.
+   * Takes a savepoint into a new directory under `dir` and returns its path (docs/checkpoints.md), or a Promise
+   * of it while asynchronous sinks first write and prepare what they received. Called between two steps only,
+   * and no step may run before the Promise settled, so the snapshot falls between two records.
    */
-  triggerSavepoint?(dir: string): string;
+  triggerSavepoint?(dir: string): string | Promise<string>;
+  /** After `cancel()`: a Promise until asynchronous sinks have committed, aborted and closed; rejects with their failure. */
+  stopped?(): Promise<void> | undefined;
   /** Paths of the checkpoints the job completed so far, oldest first. */
   completedCheckpoints?(): readonly string[];
 }

@@ -48,7 +48,11 @@ export class LocalJob implements Job {
       this.ensureOpen();
       const checkpoints = this.checkpoints;
       if (checkpoints.periodic) {
-        checkpoints.maybeCheckpoint();
+        if (checkpoints.due()) {
+          const barrier = this.barrier();
+          if (barrier !== undefined) return barrier;
+          checkpoints.checkpoint();
+        }
         budget = checkpoints.budget(budget);
       }
       const wait = this.asyncWait();
@@ -79,16 +83,54 @@ export class LocalJob implements Job {
    * every source's position and every sink's prepared transaction, written atomically into a new directory
    * under `dir`, whose path is returned. The job continues; `cancel()` after it is Flink's stop-with-savepoint.
    */
-  triggerSavepoint(dir: string): string {
+  triggerSavepoint(dir: string): string | Promise<string> {
     if (this.failed) throw new ExecutionError("cannot take a savepoint: the job has failed", { cause: this.failed });
     if (this.finished) throw new ExecutionError("cannot take a savepoint: the job has already finished");
     try {
       this.ensureOpen();
+      const barrier = this.barrier();
+      // the caller takes no step before the Promise settles: the savepoint still falls where it was requested
+      if (barrier !== undefined) return barrier.then(() => this.triggerSavepoint(dir));
       return this.checkpoints.savepoint(dir);
     } catch (e) {
       if (thrownIs(e, TableError)) throw e;
       throw new ExecutionError(`savepoint into '${dir}' failed: ${describeThrown(e)}`, { cause: e });
     }
+  }
+
+  /**
+   * The barrier of the next checkpoint (Flink's flush and prepareCommit before the snapshot): a Promise while an
+   * asynchronous sink is still writing or preparing what it received; undefined once every one is ready.
+   */
+  private barrier(): Promise<void> | undefined {
+    const id = this.checkpoints.nextId;
+    const waits: Promise<void>[] = [];
+    for (const w of this.graph.asyncWork) {
+      const p = w.barrier?.(id);
+      if (p !== undefined) waits.push(p);
+    }
+    return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * After `cancel()`: a Promise until the asynchronous sinks have committed, aborted and closed (undefined when
+   * nothing is pending). Rejects with a sink's failure unless the job had already failed.
+   */
+  stopped(): Promise<void> | undefined {
+    const waits: Promise<void>[] = [];
+    for (const w of this.graph.asyncWork) {
+      try {
+        const p = w.drain();
+        if (p !== undefined) waits.push(p);
+      } catch (e) {
+        if (!this.failed) return Promise.reject(e);
+      }
+    }
+    if (waits.length === 0) return undefined;
+    return Promise.all(waits).then(() => {
+      if (this.failed) return;
+      for (const w of this.graph.asyncWork) w.drain();
+    }, (e) => { if (!this.failed) throw e; });
   }
 
   /** Paths of the checkpoints this job completed, oldest first (only the retained ones are still on disk). */
@@ -181,8 +223,9 @@ export class LocalJob implements Job {
   cancel(): void {
     if (this.finished) return;
     this.finished = true;
-    // with checkpoints on, a restart continues from the last checkpoint: sinks drop what came after it
-    if (this.checkpoints.periodic) for (const op of this.graph.operators) (op as { discardUncommitted?: () => void }).discardUncommitted?.();
+    // with checkpoints on (or a failed job that took part in them), a restart continues from the last
+    // checkpoint: sinks drop what came after it
+    if (this.checkpoints.periodic || (this.failed !== undefined && this.checkpoints.participating)) for (const op of this.graph.operators) (op as { discardUncommitted?: () => void }).discardUncommitted?.();
     for (const s of this.graph.sources) s.reader.close();
     for (const op of this.graph.operators) {
       try { op.close(); } catch { /* closing after a failure must not hide the failure */ }

@@ -72,6 +72,13 @@ export interface SinkWriter {
    */
   abort?(): void;
   /**
+   * Asynchronous writers, before checkpoint `checkpointId` is taken (Flink's flush and prepareCommit at the
+   * barrier): hands everything received so far to the connector, waits until it is written and prepares the
+   * checkpoint's transaction. A Promise while that is in progress (the job reads nothing and takes the
+   * checkpoint once it settled and `barrier` returns undefined); `prepareCommit` then returns what was prepared.
+   */
+  barrier?(checkpointId: number): Promise<void> | undefined;
+  /**
    * Asynchronous writers (the public connector API's): a Promise while the writer has as much in flight as
    * it may take, undefined when it can take more. The job reads no source until it settles (backpressure).
    * Throws (an ExecutionError) once a write has failed.
@@ -95,4 +102,6 @@ export interface AsyncWork {
   backpressure(): Promise<void> | undefined;
   /** At end of input: a Promise until everything in flight settled; undefined when nothing is. Throws a failure. */
   drain(): Promise<void> | undefined;
+  /** Before checkpoint `checkpointId`: a Promise until the work is ready for it (sinks: written and prepared). */
+  barrier?(checkpointId: number): Promise<void> | undefined;
 }

@@ -37,20 +37,26 @@ class InsertRun {
   }
 
   private async run(): Promise<void> {
+    let failure: unknown;
     try {
       for (;;) {
-        if (this.cancelRequested) return;
-        if (this.control.serve(this.job)) return;
+        if (this.cancelRequested) break;
+        const served = this.control.serve(this.job);
+        if (served === true || (served !== false && await served)) break;
         const status = this.job.step(SLICE);
-        if (status === "done") return;
+        if (status === "done") break;
         if (status === "more") await new Promise<void>((resolve) => setImmediate(resolve));
         else await this.control.waitFor(status);
       }
     } catch (e) {
-      throw thrownIs(e, TableError) ? e : new ExecutionError(`insert into '${this.sinkName}' failed: ${describeThrown(e)}`, { cause: e });
-    } finally {
-      this.control.end("the job has ended");
-      this.job.cancel();
+      failure = e;
+    }
+    this.control.end("the job has ended");
+    this.job.cancel();
+    // asynchronous sinks finish committing, aborting and closing before the job counts as stopped
+    try { await this.job.stopped?.(); } catch (e) { failure ??= e; }
+    if (failure !== undefined) {
+      throw thrownIs(failure, TableError) ? failure : new ExecutionError(`insert into '${this.sinkName}' failed: ${describeThrown(failure)}`, { cause: failure });
     }
   }
 

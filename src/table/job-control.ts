@@ -26,17 +26,32 @@ export class JobControl {
     });
   }
 
-  /** Serves the pending requests; true when one of them stops the job (the caller then cancels it). */
-  serve(job: Job): boolean {
+  /**
+   * Serves the pending requests; true when one of them stops the job (the caller then cancels it). A Promise
+   * of that while a savepoint waits for asynchronous sinks: the caller takes no step before it settles.
+   */
+  serve(job: Job): boolean | Promise<boolean> {
     if (this.requests.length === 0) return false;
     const pending = this.requests;
     this.requests = [];
-    let stop = false;
-    for (const r of pending) {
+    return this.serveFrom(job, pending, 0, false);
+  }
+
+  private serveFrom(job: Job, pending: readonly SavepointRequest[], from: number, stopped: boolean): boolean | Promise<boolean> {
+    let stop = stopped;
+    for (let i = from; i < pending.length; i++) {
+      const r = pending[i]!;
       if (stop) { r.reject(new ExecutionError("cannot take a savepoint: the job was stopped with a savepoint")); continue; }
       try {
         if (job.triggerSavepoint === undefined) throw new ExecutionError("this job cannot take savepoints");
-        r.resolve(job.triggerSavepoint(r.dir));
+        const path = job.triggerSavepoint(r.dir);
+        if (typeof path !== "string") {
+          return path.then(
+            (p) => { r.resolve(p); return this.serveFrom(job, pending, i + 1, r.stop); },
+            (e: unknown) => { r.reject(e); return this.serveFrom(job, pending, i + 1, false); },
+          );
+        }
+        r.resolve(path);
         stop = r.stop;
       } catch (e) {
         r.reject(e);

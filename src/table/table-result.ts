@@ -126,7 +126,8 @@ export class TableResult<R extends object = Record<string, unknown>> {
     try {
       for (;;) {
         if (this.cancelled || this.signal?.aborted) { this.stoppedEarly = true; return; }
-        if (this.control.serve(job)) { this.stoppedEarly = true; return; }
+        const served = this.control.serve(job);
+        if (served === true || (served !== false && await served)) { this.stoppedEarly = true; return; }
         let status: StepResult | undefined;
         let failure: { error: unknown } | undefined;
         try {

@@ -2,7 +2,7 @@ import type { SinkWriter as InternalWriter } from "../../exec/source.js";
 import { ExecutionError, TableError } from "../../types/errors.js";
 import { KIND_SHORT, type RowKind } from "../../types/row.js";
 import { toJavaString } from "../../types/format.js";
-import type { ConnectorDefinition, SinkBatch, SinkChangelog, SinkContext, SinkWriter, TableContext } from "./contract.js";
+import type { Committable, ConnectorDefinition, SinkBatch, SinkChangelog, SinkContext, SinkWriter, TableContext } from "./contract.js";
 import { isPromise } from "./source-adapter.js";
 
 interface Batch {
@@ -18,10 +18,20 @@ interface Batch {
  * pending, further full batches wait in order (at most one job step's worth), and while the limit is
  * reached `backpressure()` makes the job stop reading its sources. `close()` hands over the last
  * batch, waits for every write, then calls `flush()` and `close()`; `closing()` is that Promise.
+ *
+ * Checkpoints (Flink's SinkWriter + Committer): at the barrier the current batch is handed over, every
+ * write settles, then `flush()` and `prepareCommit(checkpointId)` run; the checkpoint stores the
+ * committables not yet committed (this one and any whose commit is still under way). Once the checkpoint
+ * is durable they are committed (`commit`, one call at a time, in checkpoint order). A restored job hands
+ * them to the new writer (`SinkContext.pendingCommittables`) and commits them again before its first write
+ * (commit is idempotent). A cancelled job with checkpoints, or a failed one, calls `abort` instead of
+ * committing what no checkpoint covers. The writer is created when the job starts (after the restore).
  */
 export class ApiSinkWriter implements InternalWriter {
   private writer: SinkWriter | undefined;
   private opening: Promise<void> | undefined;
+  private openRequested = false;
+  private started = false;
   private batch: Batch;
   private readonly queued: Batch[] = [];
   private inFlight = 0;
@@ -36,6 +46,15 @@ export class ApiSinkWriter implements InternalWriter {
   private readonly maxSize: number;
   private readonly maxInFlight: number;
   private readonly aborter = new AbortController();
+  /** Committables of the checkpoint the job was restored from (committed again when the writer opens). */
+  private pending: readonly Committable[] = [];
+  /** Prepared at a barrier and not yet confirmed committed, oldest first. */
+  private uncommitted: Committable[] = [];
+  /** The barrier in progress, and what the last completed barrier prepared (taken by the snapshot). */
+  private barrierRun: { readonly id: number; readonly promise: Promise<void> } | undefined;
+  private prepared: { readonly id: number; readonly count: number; readonly committables: readonly Committable[] } | undefined;
+  /** The commits under way, one after another. */
+  private committing: Promise<void> | undefined;
 
   constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly changelog: SinkChangelog) {
     const o = table.options as Record<string, unknown>;
@@ -44,18 +63,31 @@ export class ApiSinkWriter implements InternalWriter {
     this.batch = { rows: [], kinds: [], first: 1 };
   }
 
+  /** The writer is created on the job's first step, once a restore has handed over its pending committables. */
   open(): void {
-    const ctx: SinkContext = { ...this.table, changelog: this.changelog, signal: this.aborter.signal, pendingCommittables: [] };
-    try {
-      const w = this.def.sink!.createWriter(ctx);
-      if (isPromise<SinkWriter>(w)) {
-        this.inFlight++; // opening counts as one request: batches wait behind it
-        this.opening = w.then((x) => { this.writer = x; }, (e) => { this.setFailure(this.error("cannot open the sink", e)); })
-          .finally(() => { this.opening = undefined; this.inFlight--; this.settle(); });
-      } else this.writer = w;
-    } catch (e) {
-      throw this.error("cannot open the sink", e);
-    }
+    this.openRequested = true;
+  }
+
+  private start(): void {
+    if (this.started || !this.openRequested) return;
+    this.started = true;
+    const pending = this.pending;
+    const ctx: SinkContext = { ...this.table, changelog: this.changelog, signal: this.aborter.signal, pendingCommittables: pending };
+    this.inFlight++; // opening counts as one request: batches wait behind it
+    this.opening = (async () => {
+      let w: SinkWriter;
+      try {
+        w = await this.def.sink!.createWriter(ctx);
+      } catch (e) {
+        throw this.error("cannot open the sink", e);
+      }
+      this.writer = w;
+      if (pending.length > 0 && w.commit !== undefined) {
+        try { await w.commit(pending); } catch (e) { throw this.error("commit of the restored checkpoint failed", e); }
+      }
+      this.uncommitted = this.uncommitted.filter((c) => !pending.includes(c));
+    })().then(undefined, (e: TableError) => { this.setFailure(e); })
+      .finally(() => { this.opening = undefined; this.inFlight--; this.settle(); });
   }
 
   write(kind: number, row: readonly unknown[]): void {
@@ -71,6 +103,7 @@ export class ApiSinkWriter implements InternalWriter {
     if (b.rows.length === 0) return;
     this.batch = { rows: [], kinds: [], first: this.count + 1 };
     this.queued.push(b);
+    this.start();
     this.pump();
   }
 
@@ -105,27 +138,102 @@ export class ApiSinkWriter implements InternalWriter {
     return (this.settled ??= new Promise<void>((r) => { this.wake = r; }));
   }
 
+  /** Until every batch handed over (and the opening) settled. */
+  private async writesSettled(): Promise<void> {
+    while (this.inFlight > 0 || (this.queued.length > 0 && this.failure === undefined)) await this.nextSettlement();
+  }
+
   backpressure(): Promise<void> | undefined {
     if (this.failure) throw this.failure;
+    this.start();
     return this.inFlight >= this.maxInFlight ? this.nextSettlement() : undefined;
   }
 
+  barrier(checkpointId: number): Promise<void> | undefined {
+    if (this.failure) throw this.failure;
+    if (this.prepared?.id === checkpointId) return undefined;
+    if (this.barrierRun?.id === checkpointId) return this.barrierRun.promise;
+    this.start();
+    this.submit();
+    const promise = this.prepare(checkpointId).then(
+      (committables) => { this.prepared = { id: checkpointId, count: this.count, committables }; },
+      (e) => { this.setFailure(e instanceof TableError ? e : this.error(`checkpoint ${checkpointId} failed`, e)); },
+    ).finally(() => { this.barrierRun = undefined; });
+    this.barrierRun = { id: checkpointId, promise };
+    return promise;
+  }
+
+  private async prepare(checkpointId: number): Promise<readonly Committable[]> {
+    await this.writesSettled();
+    if (this.failure) throw this.failure;
+    const w = this.writer!;
+    try { await w.flush?.(); } catch (e) { throw this.error(`flush for checkpoint ${checkpointId} failed`, e); }
+    if (w.prepareCommit !== undefined) {
+      let c: Committable;
+      try { c = await w.prepareCommit(checkpointId); } catch (e) { throw this.error(`prepareCommit(${checkpointId}) failed`, e); }
+      if (c !== undefined) this.uncommitted.push(c);
+    }
+    return this.uncommitted.slice();
+  }
+
+  /** The snapshot's share of this sink: the committables its barrier prepared (JSON, stored in the checkpoint). */
+  prepareCommit(): unknown {
+    const p = this.prepared;
+    if (p === undefined || p.count !== this.count) throw new ExecutionError(`${this.where()}: a checkpoint was taken without the sink's barrier`);
+    this.prepared = undefined;
+    return p.committables;
+  }
+
+  /** The checkpoint holding `state` is durable: its committables are committed, after the commits before. */
+  commit(state: unknown): void {
+    const list = state as readonly Committable[];
+    const w = this.writer;
+    if (list.length === 0 || w === undefined) return;
+    if (w.commit === undefined) { this.uncommitted = this.uncommitted.filter((c) => !list.includes(c)); return; }
+    const previous = this.committing ?? Promise.resolve();
+    const run: Promise<void> = previous.then(() => w.commit!(list)).then(
+      () => { this.uncommitted = this.uncommitted.filter((c) => !list.includes(c)); },
+      (e) => { this.setFailure(this.error("commit failed", e)); },
+    ).finally(() => { if (this.committing === run) this.committing = undefined; });
+    this.committing = run;
+  }
+
+  /** A restored job: what the checkpoint had prepared and not seen committed is committed when the writer opens. */
+  restore(state: unknown): void {
+    if (!Array.isArray(state)) throw new ExecutionError(`${this.where()}: the checkpoint's sink state is not a list of committables`);
+    this.pending = state as Committable[];
+    this.uncommitted = [...this.pending];
+  }
+
+  /** Cancelled with checkpoints on, or failed: what no checkpoint covers is dropped (`abort`), then `close`. */
+  abort(): void {
+    this.end(true);
+  }
+
   close(): void {
+    this.end(false);
+  }
+
+  private end(discard: boolean): void {
     if (this.closeStarted) return;
     this.closeStarted = true;
-    if (this.failure === undefined) this.submit();
-    this.done = this.finish().then(() => { this.finished = true; }, (e) => {
+    this.start();
+    if (discard) { this.batch = { rows: [], kinds: [], first: this.count + 1 }; this.queued.length = 0; }
+    else if (this.failure === undefined) this.submit();
+    this.done = this.finish(discard).then(() => { this.finished = true; }, (e) => {
       this.finished = true;
       this.setFailure(e instanceof TableError ? e : this.error("close failed", e));
     });
   }
 
-  private async finish(): Promise<void> {
-    while (this.inFlight > 0 || (this.queued.length > 0 && this.failure === undefined)) await this.nextSettlement();
+  private async finish(discard: boolean): Promise<void> {
+    await this.writesSettled();
+    while (this.committing !== undefined) await this.committing;
     const w = this.writer;
     if (w === undefined) return;
-    if (this.failure !== undefined) {
-      try { await w.abort?.(this.failure); } catch { /* the write failure is the job's error */ }
+    if (this.failure !== undefined || discard) {
+      const reason = this.failure ?? new ExecutionError(`${this.where()}: the job was cancelled`);
+      try { await w.abort?.(reason); } catch { /* the job's own error is what it reports */ }
       try { await w.close(); } catch { /* idem */ }
       return;
     }

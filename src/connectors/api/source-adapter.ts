@@ -3,7 +3,7 @@ import type { PollResult, SourceReader as InternalReader } from "../../exec/sour
 import { ExecutionError, TableError } from "../../types/errors.js";
 import { Kind, kindFromShort } from "../../types/row.js";
 import { coerceValue } from "../../types/values.js";
-import type { ConnectorDefinition, PushedFilter, SourceBatch, SourceContext, SourceReader, TableContext } from "./contract.js";
+import type { ConnectorDefinition, JsonValue, PushedFilter, SourceBatch, SourceContext, SourceReader, TableContext } from "./contract.js";
 
 /** How long the job waits before asking again after an empty batch. */
 const EMPTY_BATCH_PAUSE_MS = 10;
@@ -30,6 +30,16 @@ export class ApiSourceReader implements InternalReader {
   private closed = false;
   private rows = 0;
   private readonly abort = new AbortController();
+  /**
+   * The checkpointed position is `{ at, skip }`: the reader's position before the batch being handed out
+   * (`at`) and how many rows after it the job has already received (`skip`), so a checkpoint may fall
+   * inside a batch. A restore opens the reader at `at` and drops the first `skip` rows it returns.
+   */
+  private at: JsonValue = null;
+  private skip = 0;
+  /** After a restore: rows the reader returns again that the job had already received. */
+  private drop = 0;
+  private restoreFrom: JsonValue | undefined;
 
   constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly pushdown: ScanPushdown = { filters: [] }) {}
 
@@ -37,10 +47,11 @@ export class ApiSourceReader implements InternalReader {
     if (this.failure !== undefined) throw this.fail(this.failure);
     if (this.pending !== undefined) return this.pending;
     if (this.reader === undefined) {
-      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, ...this.pushdown };
+      const restore = this.restoreFrom === undefined ? {} : { restoreFrom: this.restoreFrom };
+      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, ...this.pushdown, ...restore };
       const r = this.guard(() => this.def.source!.createReader(ctx));
-      if (isPromise(r)) return this.wait(r.then((x) => { this.reader = x; }));
-      this.reader = r;
+      if (isPromise(r)) return this.wait(r.then((x) => { this.opened(x); }));
+      this.opened(r);
     }
     let n = 0;
     while (n < max) {
@@ -59,9 +70,10 @@ export class ApiSourceReader implements InternalReader {
       const kinds = b.kinds;
       for (; this.next < rows.length && n < max; n++) {
         const i = this.next++;
+        this.skip++;
         out.record(kinds === undefined ? Kind.INSERT : this.kindOf(kinds[i]), this.check(rows[i]!));
       }
-      if (this.next >= rows.length) { this.batch = undefined; this.next = 0; }
+      if (this.next >= rows.length) this.consumed();
       // an empty batch: nothing now; ask again shortly (a Promise, so an idle unbounded source does not spin)
       if (this.batch === undefined && rows.length === 0) return n > 0 ? "more" : this.wait(new Promise((r) => setTimeout(r, EMPTY_BATCH_PAUSE_MS)));
     }
@@ -73,7 +85,29 @@ export class ApiSourceReader implements InternalReader {
     if (b === undefined || !Array.isArray(b.rows)) throw new ExecutionError(`${this.where()}: read() must resolve to { rows, kinds? } or null, got ${String(b)}`);
     if (b.kinds !== undefined && b.kinds.length !== b.rows.length) throw new ExecutionError(`${this.where()}: a batch has ${b.rows.length} rows but ${b.kinds.length} kinds`);
     this.batch = b;
+    // rows the job received before the restore are not emitted again
+    const d = Math.min(this.drop, b.rows.length);
+    this.drop -= d;
+    this.next = d;
+    if (d > 0) this.rows += d;
+  }
+
+  private opened(r: SourceReader): void {
+    this.reader = r;
+    if (this.restoreFrom === undefined) this.at = this.readPosition();
+  }
+
+  /** The batch was handed out: the position moves past it (rows still to drop lie beyond the new one). */
+  private consumed(): void {
+    this.batch = undefined;
     this.next = 0;
+    this.at = this.readPosition();
+    this.skip = this.drop;
+  }
+
+  private readPosition(): JsonValue {
+    const p = this.guard(() => this.reader!.position());
+    return p === undefined ? null : p;
   }
 
   private end(out: Output): "end" {
@@ -121,10 +155,19 @@ export class ApiSourceReader implements InternalReader {
     return new ExecutionError(`${this.where()}: read failed after ${this.rows} rows: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
 
-  position(): unknown { return this.reader?.position() ?? null; }
+  /** `{ at, skip }` (see `at`): plain JSON, as the checkpoint stores it. */
+  position(): unknown { return { at: this.at, skip: this.skip }; }
 
-  seek(): void {
-    throw new ExecutionError(`${this.where()}: a restored scan starts from SourceContext.restoreFrom, not by seeking`);
+  /** Before the first poll of a restored job: the reader is created with `restoreFrom` = the position's `at`. */
+  seek(position: unknown): void {
+    const p = position as { at?: JsonValue; skip?: unknown } | null;
+    if (p === null || typeof p !== "object" || !("at" in p) || typeof p.skip !== "number" || this.reader !== undefined) {
+      throw new ExecutionError(`${this.where()}: cannot restore from the position ${JSON.stringify(position)}`);
+    }
+    this.restoreFrom = p.at ?? null;
+    this.at = this.restoreFrom;
+    this.skip = p.skip;
+    this.drop = p.skip;
   }
 
   /** Cancelling or ending the job: aborts pending requests and closes the reader once. */

@@ -60,12 +60,22 @@ export class CheckpointCoordinator {
     return every === undefined ? budget : Math.max(1, Math.min(budget, every - this.records));
   }
 
-  /** Takes a periodic checkpoint if one is due. */
-  maybeCheckpoint(): void {
+  /** Whether a periodic checkpoint is due. */
+  due(): boolean {
     const o = this.options;
     const byRecords = o.intervalRecords !== undefined && this.records >= o.intervalRecords;
     const byTime = o.intervalMs !== undefined && this.clock() - this.lastTime >= o.intervalMs;
-    if (byRecords || byTime) this.checkpoint();
+    return byRecords || byTime;
+  }
+
+  /** The id the next checkpoint or savepoint gets (sinks prepare their transaction for it at the barrier). */
+  get nextId(): number {
+    return this.lastId + 1;
+  }
+
+  /** Whether this job takes part in checkpointing: restored from a snapshot, or has taken one. */
+  get participating(): boolean {
+    return this.restoreFrom !== undefined || this.lastId > 0;
   }
 
   /** Takes a checkpoint into the checkpoint directory now; returns its path. */
