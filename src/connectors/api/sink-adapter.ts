@@ -5,6 +5,12 @@ import { toJavaString } from "../../types/format.js";
 import type { Committable, ConnectorDefinition, SinkBatch, SinkChangelog, SinkContext, SinkWriter, TableContext } from "./contract.js";
 import { isPromise } from "./source-adapter.js";
 
+/** A sink's share of a checkpoint: the id it prepared for and the committables not yet seen committed. */
+interface SinkState {
+  readonly checkpointId: number;
+  readonly committables: readonly Committable[];
+}
+
 interface Batch {
   rows: (readonly unknown[])[];
   kinds: RowKind[];
@@ -48,6 +54,8 @@ export class ApiSinkWriter implements InternalWriter {
   private readonly aborter = new AbortController();
   /** Committables of the checkpoint the job was restored from (committed again when the writer opens). */
   private pending: readonly Committable[] = [];
+  /** The last checkpoint id this writer prepared for or was restored from (the final commit at end of input uses the next). */
+  private lastId = 0;
   /** Prepared at a barrier and not yet confirmed committed, oldest first. */
   private uncommitted: Committable[] = [];
   /** The barrier in progress, and what the last completed barrier prepared (taken by the snapshot). */
@@ -156,7 +164,7 @@ export class ApiSinkWriter implements InternalWriter {
     this.start();
     this.submit();
     const promise = this.prepare(checkpointId).then(
-      (committables) => { this.prepared = { id: checkpointId, count: this.count, committables }; },
+      (committables) => { this.prepared = { id: checkpointId, count: this.count, committables }; this.lastId = checkpointId; },
       (e) => { this.setFailure(e instanceof TableError ? e : this.error(`checkpoint ${checkpointId} failed`, e)); },
     ).finally(() => { this.barrierRun = undefined; });
     this.barrierRun = { id: checkpointId, promise };
@@ -181,12 +189,12 @@ export class ApiSinkWriter implements InternalWriter {
     const p = this.prepared;
     if (p === undefined || p.count !== this.count) throw new ExecutionError(`${this.where()}: a checkpoint was taken without the sink's barrier`);
     this.prepared = undefined;
-    return p.committables;
+    return { checkpointId: p.id, committables: p.committables };
   }
 
   /** The checkpoint holding `state` is durable: its committables are committed, after the commits before. */
   commit(state: unknown): void {
-    const list = state as readonly Committable[];
+    const list = (state as SinkState).committables;
     const w = this.writer;
     if (list.length === 0 || w === undefined) return;
     if (w.commit === undefined) { this.uncommitted = this.uncommitted.filter((c) => !list.includes(c)); return; }
@@ -200,9 +208,13 @@ export class ApiSinkWriter implements InternalWriter {
 
   /** A restored job: what the checkpoint had prepared and not seen committed is committed when the writer opens. */
   restore(state: unknown): void {
-    if (!Array.isArray(state)) throw new ExecutionError(`${this.where()}: the checkpoint's sink state is not a list of committables`);
-    this.pending = state as Committable[];
+    const s = state as Partial<SinkState> | null;
+    if (s === null || typeof s !== "object" || !Array.isArray(s.committables) || typeof s.checkpointId !== "number") {
+      throw new ExecutionError(`${this.where()}: the checkpoint's sink state is not { checkpointId, committables }`);
+    }
+    this.pending = s.committables;
     this.uncommitted = [...this.pending];
+    this.lastId = s.checkpointId;
   }
 
   /** Cancelled with checkpoints on, or failed: what no checkpoint covers is dropped (`abort`), then `close`. */
@@ -238,6 +250,18 @@ export class ApiSinkWriter implements InternalWriter {
       return;
     }
     try { await w.flush?.(); } catch (e) { throw this.error("flush failed", e); }
+    // end of input is a final checkpoint (Flink commits the last transaction at the end of a bounded input)
+    if (w.prepareCommit !== undefined) {
+      const id = this.lastId + 1;
+      try {
+        const c = await w.prepareCommit(id);
+        if (c !== undefined) this.uncommitted.push(c);
+      } catch (e) { throw this.error(`prepareCommit(${id}) at end of input failed`, e); }
+    }
+    if (this.uncommitted.length > 0 && w.commit !== undefined) {
+      try { await w.commit(this.uncommitted.slice()); } catch (e) { throw this.error("commit at end of input failed", e); }
+      this.uncommitted = [];
+    }
     try { await w.close(); } catch (e) { throw this.error("close failed", e); }
   }
 
