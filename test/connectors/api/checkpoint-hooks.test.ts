@@ -13,11 +13,11 @@ afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, f
 
 const ROWS = Array.from({ length: 20 }, (_, i) => [i + 1, `r${i + 1}`]);
 
-function job(store: TxStore, config: Record<string, string>, batch = 3) {
+function job(store: TxStore, config: Record<string, string>, batch = 3, failAt?: number) {
   const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
   for (const [k, v] of Object.entries(config)) e.getConfig().set(k, v);
   e.registerConnector(txConnector(store));
-  e.executeSql(`CREATE TEMPORARY TABLE src (id INT, name STRING) WITH ('connector' = 'tx', 'read.batch' = '${batch}')`);
+  e.executeSql(`CREATE TEMPORARY TABLE src (id INT, name STRING) WITH ('connector' = 'tx', 'read.batch' = '${batch}'${failAt === undefined ? "" : `, 'read.fail-at' = '${failAt}'`})`);
   e.executeSql("CREATE TEMPORARY TABLE out (id INT, name STRING) WITH ('connector' = 'tx')");
   return e.executeSql("INSERT INTO out SELECT id, name FROM src");
 }
@@ -81,6 +81,13 @@ describe("checkpoint hooks of the public connector API", () => {
     store.closed = true;
     await job(store, { "execution.savepoint.path": dir }).await();
     expect(store.committed).toEqual(ROWS);
+  });
+
+  it("a failed job aborts its open transaction instead of committing it", async () => {
+    const store = txStore(ROWS);
+    await expect(job(store, {}, 3, 7).await()).rejects.toThrow(/connector 'tx' table 'src'.*disk gone at row 7/);
+    expect(store.committed).toEqual([]);
+    expect(store.log.filter((l) => !l.startsWith("open"))).toEqual(["close reader", "abort (0 open rows dropped)", "close writer"]);
   });
 
   it("property: cut anywhere (inside a source batch too), by savepoint or by cancel after periodic checkpoints, then restore: exactly the input once", async () => {

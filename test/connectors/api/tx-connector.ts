@@ -30,7 +30,7 @@ export function txStore(input: unknown[][]): TxStore {
 export function txConnector(store: TxStore) {
   return defineConnector({
     name: "tx",
-    options: { "read.batch": option.int({ default: 3, min: 1 }) },
+    options: { "read.batch": option.int({ default: 3, min: 1 }), "read.fail-at": option.int({ min: 1 }) },
     source: {
       bounded: () => false,
       createReader(ctx) {
@@ -39,6 +39,8 @@ export function txConnector(store: TxStore) {
         let reads = 0;
         const next = (): SourceBatch | null => {
           if (pos >= store.available) return store.closed ? null : { rows: [] };
+          const failAt = ctx.options["read.fail-at"];
+          if (failAt !== undefined && pos + 1 >= failAt) throw new Error(`disk gone at row ${failAt}`);
           const rows = store.input.slice(pos, Math.min(store.available, pos + ctx.options["read.batch"])).map((r) => [...r]);
           pos += rows.length;
           store.readPos = pos;
