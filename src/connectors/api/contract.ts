@@ -9,8 +9,9 @@
  * timestamps, `string`, `boolean`, arrays, `Map`, plain objects for ROW, `null` for NULL). Rows a source
  * returns are checked and converted against the column types as `fromValues` converts its rows.
  *
- * Checkpoint hooks (positions, prepareCommit/commit) are part of the contract now so that sources and
- * sinks written today can be restored later; the job calls them once checkpoints exist.
+ * Checkpoints (docs/connectors.md, "Checkpoints"): a source's `position()` is stored in every checkpoint and
+ * handed back as `restoreFrom`; a sink is flushed and prepared (`prepareCommit`) at each checkpoint's barrier,
+ * committed once the checkpoint is durable, committed again after a restore, and aborted on cancel or failure.
  */
 import type { DataType } from "../../types/data-type.js";
 import type { RowKind } from "../../types/row.js";
@@ -71,7 +72,9 @@ export interface SourceReader {
   /**
    * Where the reader stands after the rows it returned so far (a file offset, a last primary key, a
    * log sequence number). Plain JSON; a checkpoint stores it and a restored job passes it back as
-   * `SourceContext.restoreFrom`. Readers that cannot be repositioned return null.
+   * `SourceContext.restoreFrom`, then drops the rows of the first batches it had already received (a
+   * checkpoint may fall inside a batch), so from a position a reader must return the same rows again.
+   * `null` means "from the start".
    */
   position(): JsonValue;
   /** Releases connections and files. Called exactly once: at end of input, on cancel, on failure. */
@@ -145,7 +148,7 @@ export type Committable = JsonValue;
 export interface SinkWriter {
   /** Writes a batch; resolve once it is durable enough for `flush()` to rely on. */
   write(batch: SinkBatch): void | Promise<void>;
-  /** Makes everything written so far durable (called before close and, later, before each checkpoint). */
+  /** Makes everything written so far durable (called at each checkpoint's barrier and before close). */
   flush?(): void | Promise<void>;
   /**
    * Checkpoint hook (two-phase commit, phase one): everything written up to the checkpoint is flushed
@@ -154,11 +157,14 @@ export interface SinkWriter {
   prepareCommit?(checkpointId: number): Committable | Promise<Committable>;
   /** Checkpoint hook (phase two): the checkpoint completed; make the prepared data visible. Idempotent. */
   commit?(committables: readonly Committable[]): void | Promise<void>;
-  /** The job failed or was cancelled: drop what was not committed (after a restore, it is written again). */
+  /**
+   * The job failed, or was cancelled while it takes part in checkpoints: drop what was not committed (the
+   * job restored from the last checkpoint writes it again). `close()` follows.
+   */
   abort?(reason: unknown): void | Promise<void>;
   /**
-   * Ends the writer after the last batch and `flush()`: commit, release connections. Called exactly
-   * once per writer, also when the job is cancelled (after `abort`) or fails.
+   * Ends the writer: release connections. At end of input it follows the last batch, `flush()` and a
+   * final `prepareCommit` + `commit`. Called exactly once per writer, also after `abort`.
    */
   close(): void | Promise<void>;
 }
@@ -169,7 +175,11 @@ export interface SinkContext<O extends OptionDecls = OptionDecls> extends TableC
   readonly changelog: SinkChangelog;
   /** Aborted when the job is cancelled or fails. */
   readonly signal: AbortSignal;
-  /** Committables of a checkpoint the restored job must commit (checkpoint issue); empty for a fresh start. */
+  /**
+   * Committables stored by the checkpoint the job was restored from; empty for a fresh start. The job
+   * calls `commit(pendingCommittables)` before the first write (commit is idempotent); a writer may also use
+   * them to clean up transactions of the earlier run that are not among them.
+   */
   readonly pendingCommittables: readonly Committable[];
 }
 
