@@ -57,8 +57,17 @@ export class CsvParser {
   private readonly d: number;
   private readonly q: number;
   private readonly e: number;
+  /**
+   * After `push`: the index in the chunk just past the last line break that ended a record (or a skipped
+   * line), -1 when none did — where a reader can resume (a byte offset at a record boundary).
+   */
+  recordEnd = -1;
 
-  constructor(private readonly o: CsvParserOptions, private readonly onRecord: RecordCallback, private readonly onMalformed: MalformedCallback) {
+  /** `firstLine` / `afterCR`: resuming at a record boundary of an earlier run (its line, and whether a `\r` ended it). */
+  constructor(private readonly o: CsvParserOptions, private readonly onRecord: RecordCallback, private readonly onMalformed: MalformedCallback, firstLine = 1, afterCR = false) {
+    this.line = firstLine;
+    this.recordLine = firstLine;
+    this.pendingCR = afterCR;
     this.d = o.delimiter.charCodeAt(0);
     this.q = o.quote === false ? -1 : o.quote.charCodeAt(0);
     this.e = o.escape === undefined || o.escape === o.quote ? -1 : o.escape.charCodeAt(0);
@@ -69,6 +78,7 @@ export class CsvParser {
     const n = chunk.length;
     const D = this.d, Q = this.q, E = this.e;
     let i = 0;
+    this.recordEnd = -1;
     if (this.pendingCR) {
       this.pendingCR = false;
       if (n > 0 && chunk.charCodeAt(0) === 10) i = 1;
@@ -140,12 +150,23 @@ export class CsvParser {
             }
             this.reset();
             run = i + 1;
+            this.recordEnd = run;
           }
           continue;
       }
     }
     // keep the unfinished field's characters
     if (this.state === S.Unquoted || this.state === S.Quoted) this.field += chunk.slice(run, n);
+  }
+
+  /** The line the next record starts on. */
+  get currentLine(): number {
+    return this.line;
+  }
+
+  /** Whether the last chunk ended in a `\r` (a `\n` starting the next chunk belongs to it). */
+  get endsInCR(): boolean {
+    return this.pendingCR;
   }
 
   /** End of input: a record without a final line break is complete; an open quote is malformed. */
@@ -189,6 +210,7 @@ export class CsvParser {
     const line = this.recordLine;
     this.line++;
     this.reset();
+    this.recordEnd = last + 1;
     this.onRecord(fields, line);
     return last;
   }

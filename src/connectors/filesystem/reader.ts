@@ -20,7 +20,34 @@ const READ_AHEAD = 8192;
 /** One unit read from a file: a parsed record, or a syntax error the parser reported. */
 type Item =
   | { readonly kind: "record"; readonly line: number; readonly fields: readonly (string | null)[] | Record<string, unknown>; readonly text?: string }
-  | { readonly kind: "malformed"; readonly line: number; readonly column?: number; readonly message: string };
+  | { readonly kind: "malformed"; readonly line: number; readonly column?: number; readonly message: string }
+  | Boundary;
+
+/**
+ * A record boundary in a file, queued after the items before it: the byte offset just past the last
+ * complete record, the line that follows, and whether that record ended in a `\r` whose `\n` may follow.
+ */
+interface Boundary {
+  readonly kind: "boundary";
+  readonly offset: number;
+  readonly line: number;
+  readonly cr: boolean;
+}
+
+/** Where a file's reading starts: its beginning, or a boundary of an earlier run. */
+const FILE_START: Boundary = { kind: "boundary", offset: 0, line: 1, cr: false };
+
+/**
+ * A checkpointed position: the file (index in the sorted listing), its last record boundary the job
+ * had reached, and how many records (and malformed lines) after it the job has already received.
+ */
+interface FilePosition {
+  readonly file: number;
+  readonly offset: number;
+  readonly line: number;
+  readonly cr: boolean;
+  readonly skip: number;
+}
 
 /** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
 export function listFiles(path: string, table: string, connector = "filesystem"): string[] {
@@ -71,10 +98,13 @@ export class FileSourceReader implements SourceReader {
   private stream: ReadStream | undefined;
   private dataWaiter: (() => void) | undefined;
   private spaceWaiter: (() => void) | undefined;
-  private recordsInFile = 0;
-  /** Records of the current file to drop (re-reading it after a restore), and of the file a seek names. */
-  private skipTo = 0;
-  private pendingSkip = 0;
+  /** The last record boundary the job reached in the current file, and the items consumed since. */
+  private at: Boundary = FILE_START;
+  private since = 0;
+  /** After a restore: items the job had already received, dropped as they are read again. */
+  private drop = 0;
+  /** The position a seek names: where the next file starts. */
+  private resume: FilePosition | undefined;
   private skipped = 0;
   private firstSkip: string | undefined;
   /** Where the skipped count can be read (named in the stderr warning). */
@@ -115,9 +145,11 @@ export class FileSourceReader implements SourceReader {
         this.queue[this.head++] = undefined as never;
         if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0; }
         if (this.spaceWaiter && this.queue.length - this.head < READ_AHEAD / 2) { const w = this.spaceWaiter; this.spaceWaiter = undefined; w(); }
+        if (item.kind === "boundary") { this.at = item; this.since = this.drop; continue; }
+        this.since++;
+        if (this.drop > 0) { this.drop--; continue; }
         const row = this.convert(item);
         if (row === undefined) continue;
-        if (this.recordsInFile++ < this.skipTo) continue;
         // pushed filters and projection (plan/pushdown.ts) apply after the position count, so positions do not depend on them
         if (this.filter !== undefined && !this.filter(row)) continue;
         out.record(0, this.projection === undefined ? row : project(row, this.projection));
@@ -148,7 +180,7 @@ export class FileSourceReader implements SourceReader {
   }
 
   /** An item as a row, or undefined when it is skipped; throws when malformed and not ignored. */
-  private convert(item: Item): unknown[] | undefined {
+  private convert(item: Exclude<Item, Boundary>): unknown[] | undefined {
     if (item.kind === "malformed") {
       const named = this.format.kind === "csv" && item.column !== undefined && item.column <= this.names.length;
       return this.malformed(`${named ? this.where(item.line, item.column) : `${this.where(item.line)}${item.column !== undefined ? `, column ${item.column}` : ""}`}: ${item.message}`);
@@ -212,12 +244,15 @@ export class FileSourceReader implements SourceReader {
   private startFile(i: number): void {
     this.file = this.files[i]!;
     this.fileRead = false;
-    this.recordsInFile = 0;
-    this.skipTo = this.pendingSkip;
-    this.pendingSkip = 0;
-    const stream = createReadStream(this.file, { encoding: "utf8" });
+    const r = this.resume;
+    this.resume = undefined;
+    this.at = r === undefined ? FILE_START : { kind: "boundary", offset: r.offset, line: r.line, cr: r.cr };
+    this.since = r?.skip ?? 0;
+    this.drop = r?.skip ?? 0;
+    // a restore seeks to the byte offset of the boundary instead of reading the file again
+    const stream = createReadStream(this.file, { encoding: "utf8", start: this.at.offset });
     this.stream = stream;
-    const items = this.format.kind === "csv" ? csvItems(stream, this.format, this.types.length) : jsonItems(stream);
+    const items = this.format.kind === "csv" ? csvItems(stream, this.format, this.types.length, this.at) : jsonItems(stream, this.at);
     void this.pump(items);
   }
 
@@ -242,16 +277,23 @@ export class FileSourceReader implements SourceReader {
     if (w) { this.dataWaiter = undefined; w(); }
   }
 
-  /** The file being read and the records of it already emitted (checkpoints). */
+  /** The file being read, its last record boundary the job reached (byte offset) and the records since (checkpoints). */
   position(): unknown {
-    return { file: this.fileIndex, records: this.recordsInFile };
+    const p: FilePosition = { file: this.fileIndex, offset: this.at.offset, line: this.at.line, cr: this.at.cr, skip: this.since };
+    return p;
   }
 
-  /** Continues at a position: the file is read again from its start and the emitted records skipped. */
+  /** Continues at a position: the file is opened at the boundary's byte offset and the records after it already received are dropped. */
   seek(position: unknown): void {
-    const p = position as { file: number; records: number };
-    this.fileIndex = p.file - 1;
-    this.pendingSkip = p.records;
+    const p = position as Partial<FilePosition> & { records?: number };
+    if (typeof p?.file !== "number") throw new ExecutionError(`filesystem table '${this.table.tableName}': cannot restore from the position ${JSON.stringify(position)}`);
+    // a position taken before the first file was opened names file -1: start from the first
+    this.fileIndex = Math.max(p.file, 0) - 1;
+    if (p.file < 0) return;
+    // a position of an earlier version counted records from the file's start
+    this.resume = typeof p.offset === "number"
+      ? { file: p.file, offset: p.offset, line: p.line ?? 1, cr: p.cr === true, skip: p.skip ?? 0 }
+      : { file: p.file, offset: 0, line: 1, cr: false, skip: p.records ?? 0 };
   }
 
   close(): void {
@@ -264,8 +306,10 @@ export class FileSourceReader implements SourceReader {
 }
 
 /** CSV records of a stream in batches (one per chunk read), with the line each starts on. */
-async function* csvItems(stream: ReadStream, f: CsvFormat, width: number): AsyncGenerator<Item[]> {
+async function* csvItems(stream: ReadStream, f: CsvFormat, width: number, from: Boundary): AsyncGenerator<Item[]> {
   let batch: Item[] = [];
+  /** Bytes of the file before the current chunk. */
+  let bytes = from.offset;
   const parser = new CsvParser(
     { delimiter: f.delimiter, quote: f.quote, escape: f.escape, comments: f.comments, nullLiteral: f.nullLiteral },
     (fields, line) => {
@@ -274,19 +318,31 @@ async function* csvItems(stream: ReadStream, f: CsvFormat, width: number): Async
       batch.push({ kind: "record", line, fields });
     },
     (line, column, message) => { batch.push({ kind: "malformed", line, column, message: `malformed CSV: ${message}` }); },
+    from.line, from.cr,
   );
   for await (const chunk of stream) {
-    parser.push(chunk as string);
+    const text = chunk as string;
+    parser.push(text);
+    const end = parser.recordEnd;
+    if (end >= 0) {
+      // one byte count per chunk, not per record: a boundary per chunk is where a restore can seek to
+      const offset = bytes + (end === text.length ? Buffer.byteLength(text) : Buffer.byteLength(text.slice(0, end)));
+      batch.push({ kind: "boundary", offset, line: parser.currentLine, cr: end === text.length && parser.endsInCR });
+    }
+    bytes += Buffer.byteLength(text);
     if (batch.length) { yield batch; batch = []; }
   }
   parser.end();
-  if (batch.length) yield batch;
+  batch.push({ kind: "boundary", offset: bytes, line: parser.currentLine, cr: false });
+  yield batch;
 }
 
 /** JSON Lines in batches: one object per non-blank line. */
-async function* jsonItems(stream: ReadStream): AsyncGenerator<Item[]> {
+async function* jsonItems(stream: ReadStream, from: Boundary): AsyncGenerator<Item[]> {
   let rest = "";
-  let line = 0;
+  let line = from.line - 1;
+  /** Bytes of the file up to the last complete line. */
+  let bytes = from.offset;
   const parseLine = (text: string, out: Item[]) => {
     line++;
     const t = text.endsWith("\r") ? text.slice(0, -1) : text;
@@ -315,11 +371,16 @@ async function* jsonItems(stream: ReadStream): AsyncGenerator<Item[]> {
       start = nl + 1;
     }
     rest = text.slice(start);
+    if (start > 0) {
+      bytes += Buffer.byteLength(start === text.length ? text : text.slice(0, start));
+      out.push({ kind: "boundary", offset: bytes, line: line + 1, cr: false });
+    }
     if (out.length) yield out;
   }
   if (rest !== "") {
     const out: Item[] = [];
     parseLine(rest, out);
+    out.push({ kind: "boundary", offset: bytes + Buffer.byteLength(rest), line: line + 1, cr: false });
     yield out;
   }
 }
