@@ -85,7 +85,7 @@ export function fileFormat(table: ConnectorTable): FileFormat {
       isoTimestamps: std === "ISO-8601",
     };
   }
-  throw new ValidationError(`filesystem table '${table.tableName}': unsupported format '${format}'; supported: csv, json`);
+  throw new ValidationError(`filesystem table '${table.tableName}': unsupported format '${format}'; supported: csv, json, parquet`);
 }
 
 /** JSON object keys are strings: a MAP column needs string keys. */

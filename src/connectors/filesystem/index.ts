@@ -4,6 +4,20 @@ import type { Connector } from "../connector.js";
 import { CSV_OPTIONS, fileFormat, JSON_OPTIONS } from "./format.js";
 import { FileSourceReader } from "./reader.js";
 import { FileSinkWriter } from "./writer.js";
+import { connectorFromDefinition } from "../api/adapter.js";
+import { parquetConnector } from "../parquet/index.js";
+
+/**
+ * `'format' = 'parquet'` (Flink's spelling of a Parquet table): the table is served by the parquet connector,
+ * with every option but `format`. Undefined for the text formats.
+ */
+const parquet = connectorFromDefinition(parquetConnector);
+function asParquet(table: ConnectorTable): ConnectorTable | undefined {
+  if (table.options.get("format") !== "parquet") return undefined;
+  const options = new Map(table.options);
+  options.delete("format");
+  return { ...table, options };
+}
 
 /**
  * Flink's `filesystem` connector for CSV and JSON Lines: `path` (a file or a directory; a sink writes
@@ -20,7 +34,12 @@ export const filesystemConnector: Connector = {
   name: "filesystem",
   canRead: true,
   canWrite: true,
-  validate(table) {
+  validate(table, role) {
+    const pq = asParquet(table);
+    if (pq !== undefined) {
+      parquet.validate(pq, role);
+      return;
+    }
     checkOptionKeys(table, ["path", "format", "source.monitor-interval", "sink.parallelism", ...CSV_OPTIONS, ...JSON_OPTIONS]);
     if (table.options.has("source.monitor-interval")) {
       throw new ValidationError(`filesystem table '${table.tableName}': 'source.monitor-interval' (watching a directory for new files) is not supported; the source reads the files present when the job starts`);
@@ -32,7 +51,19 @@ export const filesystemConnector: Connector = {
   sinkChangelog: () => "insert-only",
   supportsOverwrite: true,
   // the file source applies every filter the planner can push, and reads the projected columns only
-  pushdown: () => ({ projection: true, acceptFilter: () => true }),
-  createReader: (table, _settings, pushdown) => new FileSourceReader(table, fileFormat(table), pushdown),
-  createWriter: (table) => new FileSinkWriter(table, fileFormat(table)),
+  pushdown: (table) => {
+    const pq = asParquet(table);
+    return pq === undefined ? { projection: true, acceptFilter: () => true } : parquet.pushdown!(pq);
+  },
+  createReader: (table, settings, pushdown) => {
+    const pq = asParquet(table);
+    return pq === undefined ? new FileSourceReader(table, fileFormat(table), pushdown) : parquet.createReader!(pq, settings, pushdown);
+  },
+  createWriter: (table, settings) => {
+    const pq = asParquet(table);
+    if (pq === undefined) return new FileSinkWriter(table, fileFormat(table));
+    // the parquet sink adds a part file; replacing the directory's files is the text formats' only
+    if (table.overwrite) throw new ValidationError(`filesystem table '${table.tableName}': INSERT OVERWRITE is not supported with format 'parquet'`);
+    return parquet.createWriter!(pq, settings);
+  },
 };
