@@ -6,6 +6,7 @@ import { buildJobGraph, type JobGraph, type SourceEntry } from "./job-graph.js";
 import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 import { CheckpointCoordinator } from "./checkpoint/coordinator.js";
 import type { OperatorTable } from "./operator-table.js";
+import { prepareSnapshot } from "./operator.js";
 
 /**
  * A running job: sources are polled one slice at a time and their records pushed synchronously
@@ -104,6 +105,8 @@ export class LocalJob implements Job {
    */
   private barrier(): Promise<void> | undefined {
     const id = this.checkpoints.nextId;
+    // what operators hold back (mini-batch bundles) reaches the sinks before they prepare
+    prepareSnapshot(this.graph.operators);
     const waits: Promise<void>[] = [];
     for (const w of this.graph.asyncWork) {
       const p = w.barrier?.(id);

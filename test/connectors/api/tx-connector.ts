@@ -30,7 +30,7 @@ export function txStore(input: unknown[][]): TxStore {
 export function txConnector(store: TxStore) {
   return defineConnector({
     name: "tx",
-    options: { "read.batch": option.int({ default: 3, min: 1 }), "read.fail-at": option.int({ min: 1 }) },
+    options: { "read.batch": option.int({ default: 3, min: 1 }), "read.fail-at": option.int({ min: 1 }), "sink.all": option.boolean({ default: false }) },
     source: {
       bounded: () => false,
       createReader(ctx) {
@@ -54,7 +54,8 @@ export function txConnector(store: TxStore) {
       },
     },
     sink: {
-      changelog: () => "insert-only",
+      // with 'sink.all' the sink takes every row kind and stores each row with its kind first
+      changelog: (t) => (t.options["sink.all"] ? "all" : "insert-only"),
       async createWriter(ctx) {
         await Promise.resolve();
         store.log.push(`open writer pending=${JSON.stringify(ctx.pendingCommittables)}`);
@@ -62,7 +63,8 @@ export function txConnector(store: TxStore) {
         return {
           async write(batch: SinkBatch) {
             await Promise.resolve();
-            open.push(...batch.rows.map((r) => [...r]));
+            const all = ctx.options["sink.all"];
+            open.push(...batch.rows.map((r, i) => (all ? [batch.kinds[i], ...r] : [...r])));
           },
           flush() { store.log.push("flush"); },
           async prepareCommit(id: number): Promise<Committable> {
