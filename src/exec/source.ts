@@ -95,4 +95,6 @@ export interface AsyncWork {
   backpressure(): Promise<void> | undefined;
   /** At end of input: a Promise until everything in flight settled; undefined when nothing is. Throws a failure. */
   drain(): Promise<void> | undefined;
+  /** While calls are in flight: a Promise that settles when one completes (the job then emits it); undefined otherwise. */
+  inFlight?(): Promise<void> | undefined;
 }

@@ -44,6 +44,11 @@ export interface CatalogueProgram {
    * (a window join drops a late row of one input because the other input's watermark had passed too).
    */
   readonly interleaved?: boolean;
+  /**
+   * Phase one is stopped once the sink holds this many rows (Flink's runner waits for its
+   * consumedBeforeRestore rows); by default as soon as the sources have handed over their rows.
+   */
+  readonly beforeRows?: number;
   /** Statements run before the INSERT in both phases (CREATE VIEW, CREATE FUNCTION ...). */
   readonly setup?: (env: TableEnvironment) => void;
 }
@@ -123,6 +128,7 @@ export async function runRestore(program: CatalogueProgram): Promise<RestoreResu
     // a job that fails in phase one would otherwise leave its sources waiting forever
     await Promise.race([first.drained, first.result.await().then(() => { throw new Error("phase one ended before its sources were drained"); })]);
     await settle();
+    for (let waited = 0; program.beforeRows !== undefined && sink.size < program.beforeRows && waited < 5000; waited += 5) await settle();
     const savepoint = await first.result.getJobClient()!.stopWithSavepoint(dir);
     const before = sink.changelog();
     const second = run({ ...program.config, "execution.savepoint.path": savepoint }, "after");
