@@ -65,13 +65,13 @@ export class LocalJob implements Job {
         // one source: the whole slice in one call
         const s = active[0]!;
         const r = s.reader.poll(s.emitter.out, budget);
-        if (r !== "end") return this.graph.sinkEnded() ? this.stopSources() : r;
+        if (r !== "end") return this.graph.sinkEnded() ? this.stopSources() : this.orAsyncResult(r);
         s.done = true;
         this.active = [];
         return this.finishWhenDrained();
       }
       const r = this.interleave(active, budget);
-      return r !== "done" && this.graph.sinkEnded() ? this.stopSources() : r;
+      return r !== "done" && this.graph.sinkEnded() ? this.stopSources() : this.orAsyncResult(r);
     } catch (e) {
       this.failed = thrownIs(e, TableError) ? e : new ExecutionError(`job failed: ${describeThrown(e)}`, { cause: e });
       this.cancel();
@@ -189,6 +189,21 @@ export class LocalJob implements Job {
       if (p !== undefined) return p;
     }
     return undefined;
+  }
+
+  /**
+   * While the sources wait (a Promise), the job also wakes when an asynchronous call in flight completes, so
+   * its result goes out then rather than with the next record (an idle source must not hold results back).
+   */
+  private orAsyncResult(r: StepResult): StepResult {
+    if (typeof r === "string") return r;
+    const work = this.graph.asyncWork;
+    let wakes: Promise<void>[] | undefined;
+    for (let i = 0; i < work.length; i++) {
+      const p = work[i]!.inFlight?.();
+      if (p !== undefined) (wakes ??= [r]).push(p);
+    }
+    return wakes === undefined ? r : Promise.race(wakes);
   }
 
   /** Every source ended: the job ends once the asynchronous work in flight has settled (async sinks flushed and closed). */

@@ -104,4 +104,6 @@ export interface AsyncWork {
   drain(): Promise<void> | undefined;
   /** Before checkpoint `checkpointId`: a Promise until the work is ready for it (sinks: written and prepared). */
   barrier?(checkpointId: number): Promise<void> | undefined;
+  /** While calls are in flight: a Promise that settles when one completes (the job then emits it); undefined otherwise. */
+  inFlight?(): Promise<void> | undefined;
 }

@@ -314,8 +314,13 @@ class Parser {
         // `t.col`: a column of the FROM item named (or aliased) t
         this.ts.next();
         const name = this.ts.identifier("a column name after '.'");
-        if (this.ts.isOp(".")) this.ts.fail("field access (a.b.c) is not supported in SQL expressions; use a column name");
-        return { kind: "Column", name, qualifier: e.name, pos } as ExprNode;
+        let out: ExprNode = { kind: "Column", name, qualifier: e.name, pos } as ExprNode;
+        // `t.col.field...`: fields of a ROW column, one `$field` access each (Flink's nested field access)
+        while (this.ts.isOp(".")) {
+          this.ts.next();
+          out = { kind: "Call", fn: "$field", args: [out, literal(this.ts.identifier("a field name after '.'"))] };
+        }
+        return out;
       }
       this.ts.fail("field access (a.b) is not supported in SQL expressions; use a column name");
     }

@@ -1,3 +1,4 @@
+import type { TemporalTableFunction } from "./temporal-table-function.js";
 import type { AsyncScalarFunction } from "./async-scalar-function.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { ExprNode } from "../expressions/node.js";
@@ -25,7 +26,9 @@ export type RegistrableFunction =
   | TableFunction<readonly unknown[], unknown>
   | AggregateFunction<readonly unknown[], unknown, object>
   | TableAggregateFunction<readonly unknown[], unknown, object>
-  | ProcessTableFunction<unknown, unknown, unknown>;
+  | ProcessTableFunction<unknown, unknown, unknown>
+  // Flink's createTemporarySystemFunction("Rates", table.createTemporalTableFunction(...)), for LATERAL TABLE (Rates(t))
+  | TemporalTableFunction<object>;
 
 /** A catalog wired into `resolvers` (scalar UDF calls compile through it). */
 export function createFunctionCatalog(resolvers: FunctionResolver[]): FunctionCatalog {

@@ -171,8 +171,16 @@ class StatementParser implements QueryParser {
             const virtual = ts.acceptKeyword("VIRTUAL");
             columns.push({ kind: "metadata", name: column, type, key, virtual, pos: t.pos });
           } else {
-            if (ts.isKeyword("PRIMARY")) ts.raise(`an inline PRIMARY KEY ${NOT_SUPPORTED}; declare PRIMARY KEY (${column}) NOT ENFORCED after the columns`, ts.peek());
             columns.push({ kind: "physical", name: column, type, pos: t.pos });
+            // `c INT PRIMARY KEY NOT ENFORCED`: the column alone is the table's primary key (Flink's inline form)
+            const pk = ts.peek();
+            if (ts.acceptKeyword("PRIMARY")) {
+              ts.expectKeyword("KEY");
+              if (primaryKey) ts.raise("a table has at most one PRIMARY KEY", pk);
+              primaryKey = [column];
+              ts.expectKeyword("NOT");
+              ts.expectKeyword("ENFORCED");
+            }
           }
           if (ts.isKeyword("COMMENT")) ts.raise(`column comments ${NOT_SUPPORTED}`, ts.peek());
         }

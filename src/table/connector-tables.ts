@@ -213,8 +213,19 @@ function checkColumns(name: string, query: ResolvedSchema, sink: ResolvedSchema)
   });
 }
 
+const TIMESTAMPS = ["TIMESTAMP", "TIMESTAMP_LTZ"];
+
+/**
+ * A TIMESTAMP written into a TIMESTAMP_LTZ column or the reverse: Flink casts implicitly, in the session time
+ * zone. tablestream's session time zone is UTC (both are held as the same instant), so the value is kept.
+ */
+function crossesTimeZone(from: DataType, to: DataType): boolean {
+  return TIMESTAMPS.includes(from.root) && TIMESTAMPS.includes(to.root) && from.root !== to.root;
+}
+
 function assignableToSink(from: DataType, to: DataType): boolean {
   if (from.root === "NULL") return true;
+  if (crossesTimeZone(from, to)) return true;
   if (["ARRAY", "MAP", "ROW"].includes(from.root) || ["ARRAY", "MAP", "ROW"].includes(to.root)) {
     return from.withNullability(true).withTimeAttribute(undefined).toString() === to.withNullability(true).withTimeAttribute(undefined).toString();
   }

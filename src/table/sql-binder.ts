@@ -22,6 +22,7 @@ import { planSemiJoin } from "../plan/semi-join-builder.js";
 import { typeOf } from "../plan/builders.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { Table as TableClass } from "./table.js";
+import { TemporalTableFunction } from "../functions/temporal-table-function.js";
 import { GroupWindow, type GroupWindowDefinition } from "./windows/group-windows.js";
 import { OverWindow } from "./windows/over-windows.js";
 import { containsOver, overWindowOf } from "./sql-over.js";
@@ -688,18 +689,39 @@ export class Binder {
       const args = r.args.map((a) => this.resolve(a, left.sources, r.pos));
       const call: ExprNode = { kind: "Call", fn: r.fn, args };
       callExpr = r.columns === undefined ? call : { kind: "Alias", name: r.columns[0]!, extraNames: r.columns.slice(1), expr: call };
+      // a temporal table function's columns that the left side has too get Flink's suffixed names, as a
+      // FOR SYSTEM_TIME AS OF join's do (`currency0`); `r.currency` still names the function's own column
+      const temporal = r.columns === undefined ? this.temporalFunction(r.fn) : undefined;
+      if (temporal !== undefined) {
+        const own = temporal.table.schema.names;
+        const renamed = suffixed(own, leftNames);
+        if (renamed.some((n, i) => n !== own[i])) {
+          renamed.forEach((n, i) => this.versionedRenames.set(n, own[i]!));
+          const nameOf = (n: string) => new Expression({ kind: "Column", name: renamed[own.indexOf(n)]! });
+          type Temporal = { createTemporalTableFunction(time: Expression<unknown>, ...keys: Expression<unknown>[]): unknown };
+          const udf = this.at(r.pos, () => (untyped(new TableClass(this.env, temporal.table)).as(...renamed) as unknown as Temporal)
+            .createTemporalTableFunction(nameOf(temporal.timeAttribute), ...temporal.primaryKey.map(nameOf)));
+          callExpr = { kind: "Call", fn: "temporal", args, udf } as ExprNode;
+        }
+      }
       qualifier = r.alias ?? r.fn;
     } else {
       callExpr = this.versioned(r, left, leftNames);
       qualifier = r.alias ?? r.name;
     }
     // the function's columns: a versioned table's (renamed) columns, or those of a probe join without condition
-    const added = r.kind === "Table" ? [...this.versionedRenames.keys()] : this.lateralColumns(r, callExpr, left.table, leftNames.length);
+    const added = r.kind === "Table" || this.versionedRenames.size > 0 ? [...this.versionedRenames.keys()] : this.lateralColumns(r, callExpr, left.table, leftNames.length);
     const sources = [...left.sources, { qualifier, columns: new Map(added.map((n) => [this.originalName(r, n), n])) }];
     const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
     const l = untyped(left.table);
     const table = this.at(f.pos, () => (f.joinType === "LEFT" ? l.leftOuterJoinLateral(new Expression(callExpr), on) : l.joinLateral(new Expression(callExpr), on)));
     return { table, sources };
+  }
+
+  /** The temporal table function registered as `fn`; undefined for any other function. */
+  private temporalFunction(fn: string): TemporalTableFunction | undefined {
+    const f = (this.env.functions.lookup(fn) as { fn?: unknown } | undefined)?.fn;
+    return f instanceof TemporalTableFunction ? f : undefined;
   }
 
   /** The columns a LATERAL TABLE call adds: a temporal table function's table's, or those of a probe join without condition. */
@@ -726,13 +748,7 @@ export class Binder {
       throw new ValidationError(`SQL validation failed. ${location(this.src, r.pos)}: FOR SYSTEM_TIME AS OF needs a versioned table: '${r.name}' must declare a PRIMARY KEY and a WATERMARK${pk === undefined || pk.length === 0 ? " (it has no primary key)" : " (it has no rowtime attribute)"}`);
     }
     // columns the left side has too get Flink's suffixed names (rate_time, rowtime0, ...)
-    const taken = new Set(leftNames);
-    const renamed = schema.names.map((n) => {
-      let name = n;
-      for (let i = 0; taken.has(name); i++) name = `${n}${i}`;
-      taken.add(name);
-      return name;
-    });
+    const renamed = suffixed(schema.names, leftNames);
     renamed.forEach((n, i) => this.versionedRenames.set(n, schema.names[i]!));
     const versioned = renamed.some((n, i) => n !== schema.names[i]) ? untyped(table).as(...renamed) : table;
     const nameOf = (n: string) => renamed[schema.names.indexOf(n)]!;
@@ -1053,4 +1069,15 @@ function rankRange(c: ExprNode, isRn: (e: ExprNode) => boolean): [number, number
     case "equals": return [n, n];
     default: return undefined;
   }
+}
+
+/** `names` with those that `taken` has (or that an earlier one became) suffixed as Flink does: `rowtime0`, `rowtime1`. */
+function suffixed(names: readonly string[], takenNames: readonly string[]): string[] {
+  const taken = new Set(takenNames);
+  return names.map((n) => {
+    let name = n;
+    for (let i = 0; taken.has(name); i++) name = `${n}${i}`;
+    taken.add(name);
+    return name;
+  });
 }

@@ -57,6 +57,8 @@ const ordersSchema = Schema.newBuilder().column("order_currency", DataTypes.STRI
   .column("order_time", DataTypes.TIMESTAMP(3)).watermark("order_time", "`order_time`").build();
 const converted = env.fromValues(ordersSchema, []).joinLateral(call(rates, $("order_time")), $("order_currency").isEqual($("currency")));
 expectTypeOf<SchemaOf<typeof converted>["rate"]>().toEqualTypeOf<number | null>();
+// registered by name for SQL's LATERAL TABLE (Rates(o.rowtime)), as Flink's createTemporarySystemFunction
+env.createTemporaryFunction("Rates", rates);
 // @ts-expect-error "column 'currncy' is not in the table"
 env.fromValues(ratesSchema, []).createTemporalTableFunction($("rate_time"), $("currncy"));
 // @ts-expect-error "argument 1 of the function: expected TIMESTAMP, got NUMERIC"

@@ -1,4 +1,5 @@
 import { ExecutionError } from "../../types/errors.js";
+import { LAYOUT_PREFIX } from "./state-layout.js";
 import type { JobGraph, OwnedOperator } from "../job-graph.js";
 import { type Operator, prepareSnapshot } from "../operator.js";
 import { decodeSnapshot, encodeSnapshot } from "../snapshot-codec.js";
@@ -85,6 +86,11 @@ export function restoreJob(graph: JobGraph, snapshot: JobSnapshot, path: string,
     for (const [field, type] of Object.entries(entry.schema)) {
       const t = now[field];
       if (t === undefined) { dropped.push(field); continue; }
+      if (t !== type && field.startsWith(LAYOUT_PREFIX)) {
+        const what = field.slice(LAYOUT_PREFIX.length);
+        throw new ExecutionError(`incompatible state for uid '${o.uid}' (${name}) in ${path}: the state layout changed (${what}: ${type} in the snapshot, ${t} now); `
+          + "an operator whose keys, aggregates or rows changed type cannot take over the old state");
+      }
       if (t !== type) {
         throw new ExecutionError(`incompatible state for uid '${o.uid}' in ${path}: state '${field}' was ${type} in the snapshot and is ${t} now; a state's type cannot change across a restore (rename the state to start it fresh)`);
       }

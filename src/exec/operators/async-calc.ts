@@ -244,7 +244,27 @@ export class AsyncCalcOperator extends BaseOperator {
         if (this.failure) throw this.failure;
         return this.head < this.queue.length ? this.next() : undefined;
       },
+      inFlight: () => (this.rows > 0 && this.failure === undefined ? this.next() : undefined),
     };
+  }
+
+  /**
+   * The rows taken in and not emitted yet (Flink's AsyncWaitOperator keeps its in-flight inputs in state):
+   * a restored job calls the functions for them again, so a row in flight at a savepoint is neither lost
+   * nor emitted twice. Watermarks in the queue are not state, as everywhere.
+   */
+  override snapshotState(): unknown {
+    const pending: [number, unknown[]][] = [];
+    for (let i = this.head; i < this.queue.length; i++) {
+      const e = this.queue[i]!;
+      if (e.row !== null && !e.emitted) pending.push([e.kind, e.row]);
+    }
+    return pending.length === 0 ? null : { pending };
+  }
+
+  override restoreState(state: unknown): void {
+    if (state === null || state === undefined) return;
+    for (const [kind, row] of (state as { pending: [number, unknown[]][] }).pending) this.processElement(0, kind, row);
   }
 
   /** Cancelling: pending calls are aborted, nothing more is emitted. */

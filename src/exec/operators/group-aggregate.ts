@@ -1,4 +1,5 @@
 import type { FunctionResolver } from "../../expressions/compile.js";
+import { stateLayout, typesOf } from "../checkpoint/state-layout.js";
 import type { AggregateNode } from "../../plan/nodes.js";
 import type { AggregateLayout, AggregateOptions } from "../aggregates/aggregate-layout.js";
 import { DirectOutput } from "../aggregates/downstream.js";
@@ -49,10 +50,17 @@ export class GroupAggregateOperator extends BaseOperator {
   /** The open mini-batch bundle and its flush, with mini-batch. */
   private readonly bundle: MiniBatchBundle | undefined;
   private readonly flush: (() => void) | undefined;
+  /** The state's layout (checked on restore): key types and the aggregate list. */
+  private readonly layoutText: Readonly<Record<string, string>>;
 
   constructor(node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver,
     options: AggregateOptions = {}, ttl?: GroupTtl, miniBatch?: MiniBatchSpec) {
     super(1);
+    const keyCount = node.groupKeys.length;
+    this.layoutText = stateLayout({
+      keys: typesOf(node.schema, node.schema.types.slice(0, keyCount).map((_, i) => i)),
+      aggregates: `[${node.aggCalls.map((c) => `${c.udf ? c.name : c.fn}${c.distinct ? " DISTINCT" : ""}(${c.argTypes.map(String).join(", ")}): ${c.type}`).join(", ")}]`,
+    });
     const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, miniBatch);
     this.ttl = code.ttl;
     this.bundle = code.bundle;
@@ -64,6 +72,10 @@ export class GroupAggregateOperator extends BaseOperator {
     // (megamorphic) dispatch lands on this query's code directly
     this.processElement = code.processElement;
     this.emitAll = code.emitAll;
+  }
+
+  stateSchema(): Readonly<Record<string, string>> {
+    return this.layoutText;
   }
 
   /** The final watermark ends the open bundle first, so that no change follows it. */

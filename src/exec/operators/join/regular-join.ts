@@ -1,4 +1,5 @@
 import type { FunctionResolver } from "../../../expressions/compile.js";
+import { stateLayout, typesOf } from "../../checkpoint/state-layout.js";
 import type { JoinNode } from "../../../plan/nodes/join.js";
 import { parseDuration } from "../../../ptf/ttl.js";
 import type { JobSettings } from "../../job-contract.js";
@@ -51,8 +52,12 @@ export class RegularJoinOperator extends BaseOperator {
   }
 
   /** `projection`: positions of the joined row to emit (only where canProject). */
+  /** The state's layout (checked on restore): the join kind and both sides' rows. */
+  private readonly layoutText: Readonly<Record<string, string>>;
+
   constructor(node: JoinNode, settings: JobSettings, resolve?: FunctionResolver, projection?: readonly number[]) {
     super(2);
+    this.layoutText = stateLayout({ join: node.joinType, left: typesOf(node.left.schema), right: typesOf(node.right.schema) });
     const ls = node.left.schema.size;
     const rs = node.right.schema.size;
     this.leftKey = compileJoinKey(node.leftKeys, node.left.schema, resolve);
@@ -188,6 +193,10 @@ export class RegularJoinOperator extends BaseOperator {
       }
       for (const r of this.nullKeyed[1]) out.record(Kind.INSERT, this.padRightRow(r));
     }
+  }
+
+  stateSchema(): Readonly<Record<string, string>> {
+    return this.layoutText;
   }
 
   override snapshotState(): unknown {

@@ -1,4 +1,5 @@
 import { col } from "../../../expressions/node.js";
+import { stateLayout, typesOf } from "../../checkpoint/state-layout.js";
 import type { FunctionResolver } from "../../../expressions/compile.js";
 import type { SortKey } from "../../../plan/nodes/sort.js";
 import type { ResolvedSchema } from "../../../types/resolved-schema.js";
@@ -156,6 +157,16 @@ export class RankOperator extends BaseOperator {
   /** Number of partitions holding rows. */
   partitionCount(): number {
     return this.keys ? this.keys.size : this.partitions.length;
+  }
+
+  /** The state's layout (checked on restore): partition keys, sort keys and the rows kept. */
+  stateSchema(): Readonly<Record<string, string>> {
+    const { input, partitionKeys, orderKeys } = this.spec;
+    return stateLayout({
+      partition: typesOf(input, partitionKeys),
+      order: `[${orderKeys.map((k) => `${input.names[k.column]} ${k.ascending ? "ASC" : "DESC"}`).join(", ")}]`,
+      rows: typesOf(input),
+    });
   }
 
   override snapshotState(): unknown {
