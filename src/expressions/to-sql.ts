@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js";
-import type { DataType } from "../types/data-type.js";
+import { DataType } from "../types/data-type.js";
 import { ValidationError } from "../types/errors.js";
 import type { AggNode, CallNode, ExprNode } from "./node.js";
 
@@ -101,7 +101,7 @@ function aggToSql(e: AggNode, ctx: SqlRenderContext): string {
 
 /** A literal as SQL: strings quoted (a quote doubled), numbers plain or cast to their type, NULL typed when the type is known. */
 export function literalToSql(v: unknown, type: DataType | undefined): string {
-  if (type !== undefined && (type.root === "INTERVAL_DAY_TIME" || type.root === "INTERVAL_YEAR_MONTH")) return intervalToSql(v, type);
+  if (type !== undefined && (type.root === "INTERVAL_DAY_TIME" || type.root === "INTERVAL_YEAR_MONTH")) return intervalLiteral(v, type);
   const raw = rawLiteral(v);
   if (type === undefined) {
     if (typeof v === "number" && !(Number.isInteger(v) && Math.abs(v) <= 2147483647)) return `CAST(${raw} AS ${Number.isInteger(v) ? "BIGINT" : "DOUBLE"})`;
@@ -124,7 +124,13 @@ function rawLiteral(v: unknown): string {
   throw noSqlForm(`the value ${String(v)}`);
 }
 
-function intervalToSql(v: unknown, type: DataType): string {
+/** A day-time interval of `ms` milliseconds as a SQL literal (`INTERVAL '10' SECOND`). */
+export function intervalToSql(ms: number): string {
+  return intervalLiteral(ms, DAY_TIME);
+}
+const DAY_TIME = new DataType("INTERVAL_DAY_TIME", false);
+
+function intervalLiteral(v: unknown, type: DataType): string {
   if (typeof v !== "number" || !Number.isInteger(v)) throw noSqlForm(`the interval ${String(v)}`);
   const sign = v < 0 ? "-" : "";
   const n = Math.abs(v);
