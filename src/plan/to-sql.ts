@@ -6,6 +6,7 @@ import type { PlanNode, SinkNode } from "./nodes.js";
 import type { AggCall } from "./nodes/agg-call.js";
 import type { IntervalJoinNode } from "./nodes/interval-join.js";
 import type { JoinNode } from "./nodes/join.js";
+import type { LookupJoinNode } from "./nodes/lookup-join.js";
 import type { ProcessNode } from "./nodes/process.js";
 import type { SortKey } from "./nodes/sort.js";
 import type { TemporalJoinNode } from "./nodes/temporal-join.js";
@@ -108,8 +109,8 @@ class Renderer {
         const view = this.registeredName(n);
         if (view !== undefined) return `SELECT * FROM ${q(view)}`;
         // Flink SQL's VALUES is insert-only and has no watermark; a view of such rows appears by its name
-        if (n.kinds !== undefined) throw noSqlForm("a VALUES table with row kinds other than INSERT (a changelog) that is not a registered view (register it with createTemporaryView to refer to it by name)", false);
-        if (n.watermark !== undefined) throw noSqlForm("a VALUES table with a watermark that is not a registered view (register it with createTemporaryView, or declare the table with CREATE TABLE ... WATERMARK FOR)", false);
+        if (n.kinds !== undefined) throw noSqlForm("a VALUES table with row kinds other than INSERT (a changelog)", "Flink SQL's VALUES is insert-only: register the table with createTemporaryView and the SQL refers to it by name");
+        if (n.watermark !== undefined) throw noSqlForm("a VALUES table with a watermark", "Flink SQL declares watermarks on tables only: register it with createTemporaryView (the SQL refers to it by name) or declare a table with CREATE TABLE ... WATERMARK FOR");
         if (n.rows.length === 0) throw noSqlForm("an empty VALUES table");
         const types = n.schema.types;
         const rows = n.rows.map((r) => `(${r.map((v, i) => literalToSql(v, types[i])).join(", ")})`);
@@ -141,6 +142,7 @@ class Renderer {
       case "Join": return this.join(n, []);
       case "IntervalJoin": return this.join(n, [this.intervalBounds(n)]);
       case "TemporalJoin": return this.temporalJoin(n);
+      case "LookupJoin": return this.lookupJoin(n);
       case "WindowAggregate": return this.windowAggregate(n);
       case "OverAggregate": return this.overAggregate(n);
       case "Process": return this.process(n);
@@ -163,7 +165,7 @@ class Renderer {
         // in processing-time order, SQL orders by a processing-time attribute (arrival order, as the Table API's)
         const time = n.rowtime ?? n.input.schema.types.findIndex((t) => t.timeAttribute === "PROCTIME");
         if (time < 0) {
-          throw noSqlForm("a deduplication in processing-time order over a table without a processing-time attribute (Flink SQL orders it by one: add a column `pt AS PROCTIME()` to the source table)", false);
+          throw noSqlForm("a deduplication in processing-time order over a table without a processing-time attribute", "Flink SQL orders it by one: declare a column `pt AS PROCTIME()` on the source table");
         }
         const inputNames = n.input.schema.names;
         const rn = freshName("rn", inputNames);
@@ -236,7 +238,7 @@ class Renderer {
   private temporalJoin(n: TemporalJoinNode): string {
     const right = this.registeredName(n.right) ?? (n.right === this.root ? undefined : this.ctx.viewName?.(n.right));
     if (right === undefined) {
-      throw noSqlForm("a temporal join whose versioned table is not registered (FOR SYSTEM_TIME AS OF needs a table name: register the versioned table with createTable or createTemporaryView)", false);
+      throw noSqlForm("a temporal join with a versioned table that is not registered", "FOR SYSTEM_TIME AS OF needs a table name: register the versioned table with createTable or createTemporaryView");
     }
     const l = this.from(n.left);
     const r = this.alias();
@@ -248,6 +250,32 @@ class Renderer {
     const conds = n.leftKeys.map((k, i) => `(${this.expr(k, n.left.schema, l.alias)} = ${r}.${q(rightNames[n.rightKeys[i]!]!)})`);
     if (n.residual !== undefined) conds.push(exprToSql(n.residual, this.outputContext(out, ref)));
     return `SELECT ${items.join(", ")}\nFROM ${l.sql}\n${n.joinType === "LEFT" ? "LEFT JOIN" : "JOIN"} ${q(right)} FOR SYSTEM_TIME AS OF ${l.alias}.${q(leftNames[n.leftTime]!)} AS ${r}`
+      + ` ON ${conds.join(" AND ")}`;
+  }
+
+  /**
+   * Flink's lookup join: `JOIN t FOR SYSTEM_TIME AS OF l.proc_time AS r ON l.x = r.key` — it needs a
+   * processing-time attribute of the probe side. (tablestream's SQL reads FOR SYSTEM_TIME AS OF as a temporal
+   * join only, so this text is for Flink; docs/sql.md.)
+   */
+  private lookupJoin(n: LookupJoinNode): string {
+    const inputNames = n.input.schema.names;
+    const proc = n.input.schema.types.findIndex((t) => t.timeAttribute === "PROCTIME");
+    if (n.tableName.startsWith("*anonymous")) throw noSqlForm("a lookup join with an anonymous TableDescriptor table", "register the table with createTable");
+    if (proc < 0 || n.keyColumns === undefined) {
+      throw noSqlForm(`a lookup join with '${n.tableName}' over a table without a processing-time attribute`,
+        "Flink SQL writes it JOIN t FOR SYSTEM_TIME AS OF l.proc_time: declare a column `proc_time AS PROCTIME()` on the probe table");
+    }
+    const l = this.from(n.input);
+    const r = this.alias();
+    const lookupNames = n.lookupSchema.names;
+    const out = n.schema.names;
+    const ref = (i: number) => (i < inputNames.length ? `${l.alias}.${q(inputNames[i]!)}` : `${r}.${q(lookupNames[i - inputNames.length]!)}`);
+    const items = out.map((name, i) => `${ref(i)} AS ${q(name)}`);
+    const keyColumns = n.keyColumns;
+    const conds = n.keys.map((k, i) => `(${this.expr(k, n.input.schema, l.alias)} = ${r}.${q(lookupNames[keyColumns[i]!]!)})`);
+    if (n.residual !== undefined) conds.push(exprToSql(n.residual, this.outputContext(out, ref)));
+    return `SELECT ${items.join(", ")}\nFROM ${l.sql}\n${n.joinType === "LEFT" ? "LEFT JOIN" : "JOIN"} ${q(n.tableName)} FOR SYSTEM_TIME AS OF ${l.alias}.${q(inputNames[proc]!)} AS ${r}`
       + ` ON ${conds.join(" AND ")}`;
   }
 
@@ -264,7 +292,7 @@ class Renderer {
     let partition = "";
     if (w.type === "SESSION" && n.groupKeys.length > 0) {
       const cols = n.groupKeys.map((k) => {
-        if (k.kind !== "Column") throw noSqlForm("a session window grouped by an expression (SESSION partitions by columns: project the key first)", false);
+        if (k.kind !== "Column") throw noSqlForm("a session window grouped by an expression", "SESSION partitions by columns: select the key as a column first");
         return q(k.name);
       });
       partition = ` PARTITION BY ${cols.length === 1 ? cols[0] : `(${cols.join(", ")})`}`;
@@ -350,6 +378,7 @@ function argName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : q(name);
 }
 
-function noSqlForm(what: string, yet = true): ValidationError {
-  return new ValidationError(`toSql: ${what} has no Flink SQL form${yet ? " in tablestream yet" : ""}`);
+/** `toSql: <what> has no Flink SQL form in tablestream yet`, or, when Flink SQL itself cannot say it, what to do instead. */
+function noSqlForm(what: string, instead?: string): ValidationError {
+  return new ValidationError(`toSql: ${what} has no Flink SQL form${instead === undefined ? " in tablestream yet" : `; ${instead}`}`);
 }
