@@ -193,3 +193,39 @@ describe("toSql(): VALUES Flink SQL cannot declare", () => {
       .toThrow("toSql: a deduplication in processing-time order over a table without a processing-time attribute has no Flink SQL form; Flink SQL orders it by one: declare a column `pt AS PROCTIME()`");
   });
 });
+
+describe("StatementSet.explain({ sql: true })", () => {
+  it("prints the plan, then the set as one EXECUTE STATEMENT SET statement that executeSql runs", async () => {
+    const { env, t } = setup();
+    env.createFunction("Counter", Counter);
+    env.executeSql("CREATE TABLE a_sink (k STRING, n INT) WITH ('connector' = 'blackhole')");
+    env.executeSql("CREATE TABLE b_sink (k STRING, n INT) WITH ('connector' = 'blackhole')");
+    const counted = any(t).partitionBy($("k")).process("Counter", lit("same").asArgument("uid"));
+    const set = env.createStatementSet()
+      .addInsert("a_sink", any(counted).filter($("k").isEqual("a")) as unknown as Table<object>)
+      .addInsert("b_sink", any(counted).filter($("k").isEqual("b")) as unknown as Table<object>);
+    const text = set.explain({ sql: true });
+    expect(text.startsWith(`${set.explain()}\n\n== Flink SQL ==\n`)).toBe(true);
+    expect(text.slice(text.indexOf("== Flink SQL ==\n") + 16)).toBe([
+      "EXECUTE STATEMENT SET",
+      "BEGIN",
+      "INSERT INTO `a_sink`",
+      "SELECT *",
+      "FROM (",
+      "  SELECT * FROM `Counter`(input => TABLE `T` PARTITION BY `k`, uid => 'same')",
+      ") AS t0",
+      "WHERE (`k` = 'a');",
+      "INSERT INTO `b_sink`",
+      "SELECT *",
+      "FROM (",
+      "  SELECT * FROM `Counter`(input => TABLE `T` PARTITION BY `k`, uid => 'same')",
+      ") AS t1",
+      "WHERE (`k` = 'b');",
+      "END;",
+    ].join("\n"));
+    // the same uid: one PTF operator, in the Table API's set and in the SQL text's
+    expect(set.explain()).toContain("Reused(reference_id=[1])");
+    expect(await env.executeSql(`EXPLAIN ${set.toSql()}`).toChangelog()).toEqual([expect.stringContaining("Reused(reference_id=[1])")]);
+    await env.executeSql(set.toSql()).await();
+  });
+});
