@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import {
   $, ArgumentTrait, Cumulate, DataTypes, Over, ProcessTableFunction, Row, RowKind, Schema, Session, Slide, type Table, TableEnvironment, Tumble,
-  UNBOUNDED_RANGE, ValidationError, and, call, lit, rowInterval, tableArg, valueState,
+  TableDescriptor, UNBOUNDED_RANGE, ValidationError, and, call, defineConnector, lit, rowInterval, tableArg, valueState,
 } from "../../src/index.js";
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
@@ -149,6 +149,20 @@ describe("toSql(): over windows, interval and temporal joins", () => {
     const fn = any(unnamed).createTemporalTableFunction($("rt"), $("cur"));
     expect(() => any(t).joinLateral(call(fn, $("ts")), $("k").isEqual($("cur"))).toSql())
       .toThrow("toSql: a temporal join with a versioned table that is not registered has no Flink SQL form; FOR SYSTEM_TIME AS OF needs a table name: register the versioned table with createTable or createTemporaryView");
+  });
+});
+
+describe("toSql(): lookup joins", () => {
+  it("need a processing-time attribute on the probe side (FOR SYSTEM_TIME AS OF l.proc_time): without one the error says so", () => {
+    const { env, t } = setup();
+    const dim = defineConnector({ name: "dim", options: {}, lookup: { createReader: async () => ({ lookup: async () => [] }) } });
+    env.registerConnector(dim);
+    env.createTemporaryTable("Dim", TableDescriptor.forConnector("dim")
+      .schema(Schema.newBuilder().column("id", DataTypes.STRING().notNull()).column("label", DataTypes.STRING()).build()).build());
+    const joined = any(t).joinLateral(call(env.lookupFunction("Dim", "id"), $("k")));
+    expect(joined.getResolvedSchema().names).toEqual(["k", "v", "ts", "id", "label"]);
+    expect(() => joined.toSql()).toThrow("toSql: a lookup join with 'Dim' over a table without a processing-time attribute has no Flink SQL form; "
+      + "Flink SQL writes it JOIN t FOR SYSTEM_TIME AS OF l.proc_time: declare a column `proc_time AS PROCTIME()` on the probe table");
   });
 });
 
