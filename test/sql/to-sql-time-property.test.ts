@@ -21,9 +21,9 @@ const Counter = ProcessTableFunction.define({
   args: { input: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE) },
   state: { seen: valueState({ n: 0, total: 0 }) },
   output: DataTypes.ROW(DataTypes.FIELD("n", DataTypes.INT()), DataTypes.FIELD("total", DataTypes.INT())),
-  eval(ctx, state, input: { v: number | null }) {
+  eval(ctx, state, { input }) {
     state.seen.n += 1;
-    state.seen.total += input.v ?? 0;
+    state.seen.total += (input as unknown as { v: number | null }).v ?? 0;
     ctx.collect({ n: state.seen.n, total: state.seen.total });
   },
 });
@@ -31,7 +31,7 @@ const Counter = ProcessTableFunction.define({
 type Any = {
   window(w: unknown): Any; groupBy(...k: unknown[]): Any; select(...e: unknown[]): Any; join(r: unknown, p: unknown): Any; leftOuterJoin(r: unknown, p: unknown): Any;
   partitionBy(...k: unknown[]): Any; process(f: unknown, ...a: unknown[]): Any; filter(p: unknown): Any;
-  joinLateral(c: unknown, p?: unknown): Any; leftOuterJoinLateral(c: unknown, p?: unknown): Any; createTemporalTableFunction(t: unknown, ...k: unknown[]): unknown;
+  joinLateral(c: unknown, p?: unknown): Any; leftOuterJoinLateral(c: unknown, p?: unknown): Any; createTemporalTableFunction(t: unknown, ...k: unknown[]): never;
   getResolvedSchema(): { names: string[]; types: { root: string }[] };
 };
 const any = (t: unknown) => t as Any;

@@ -28,9 +28,9 @@ const Counter = ProcessTableFunction.define({
 
 type Any = {
   window(w: unknown): Any; groupBy(...k: unknown[]): Any; select(...e: unknown[]): Table<object>; join(r: unknown, p: unknown): Table<object>;
-  partitionBy(...k: unknown[]): Any; process(f: unknown, ...a: unknown[]): Table<object>; filter(p: unknown): Any;
+  partitionBy(...k: unknown[]): Any; process(f: unknown, ...a: unknown[]): Table<object>; filter(p: unknown): Table<object>;
   joinLateral(c: unknown, p?: unknown): Table<object>; leftOuterJoinLateral(c: unknown, p?: unknown): Table<object>;
-  createTemporalTableFunction(t: unknown, ...k: unknown[]): unknown; deduplicate(spec: unknown): Table<object>;
+  createTemporalTableFunction(t: unknown, ...k: unknown[]): never; deduplicate(spec: unknown): Table<object>;
 };
 const any = (t: unknown) => t as Any;
 
