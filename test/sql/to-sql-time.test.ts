@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import {
   $, ArgumentTrait, Cumulate, DataTypes, Over, ProcessTableFunction, Row, RowKind, Schema, Session, Slide, type Table, TableEnvironment, Tumble,
-  TableDescriptor, UNBOUNDED_RANGE, ValidationError, and, call, defineConnector, lit, rowInterval, tableArg, valueState,
+  TableDescriptor, UNBOUNDED_RANGE, ValidationError, and, call, defineConnector, descriptor, lit, rowInterval, tableArg, valueState,
 } from "../../src/index.js";
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
@@ -175,6 +175,19 @@ describe("toSql(): PTF calls", () => {
     expect(byObject.rows).toEqual(["+I[a, 1]", "+I[b, 1]", "+I[a, 2]", "+I[a, 3]", "+I[b, 2]"]);
     const byName = await roundTrip(env, any(any(t).filter($("v").isGreater(1))).partitionBy($("k")).process("Counter", lit("c1").asArgument("uid")));
     expect(byName.sql).toBe("WITH t0 AS (\n  SELECT *\n  FROM `T` AS t1\n  WHERE (`v` > 1)\n)\nSELECT * FROM `Counter`(input => TABLE t0 PARTITION BY `k`, uid => 'c1')");
+  });
+
+  it("ORDER BY, on_time => DESCRIPTOR(...) and several PARTITION BY columns", async () => {
+    const { env, t } = setup();
+    env.createFunction("Counter", Counter);
+    const p = (any(t).partitionBy($("k"), $("v")) as unknown as { orderBy(...o: unknown[]): Any }).orderBy($("ts").asc())
+      .process("Counter", descriptor("ts").asArgument("on_time"));
+    const { sql, rows } = await roundTrip(env, p);
+    expect(sql).toBe("SELECT * FROM `Counter`(input => TABLE `T` PARTITION BY (`k`, `v`) ORDER BY `ts` ASC, on_time => DESCRIPTOR(`ts`))");
+    expect(rows).toEqual([
+      "+I[a, 1, 1, 2025-01-01T00:00:01]", "+I[b, 2, 1, 2025-01-01T00:00:03]", "+I[a, 3, 1, 2025-01-01T00:00:07]", "+I[a, 4, 1, 2025-01-01T00:00:12]",
+      "+I[b, 5, 1, 2025-01-01T00:00:25]",
+    ]);
   });
 
   it("an inline (unregistered) PTF is an error naming it and saying to register it", () => {
