@@ -189,7 +189,7 @@ export function resolveProcessCall(
     ...(fn.internal?.stateTtl?.(scalars) !== undefined ? { stateTtl: fn.internal.stateTtl(scalars)! } : {}),
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
-    sqlForm: sqlFormOf(resolved.fn, registered, [...fn.args.map((a) => a.name), "on_time", "uid"], binding.values, tables),
+    sqlForm: sqlFormOf(resolved.fn, registered ?? builtinNameOf(resolved.fn), [...fn.args.map((a) => a.name), "on_time", "uid"], binding.values, tables),
     withRequiredMode: (consumer) => {
       const mode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined, requiredModeFor(consumer));
       if (modeToString(mode) === modeToString(call.outputMode) && (mode.upsertKeys ?? []).join() === (call.outputMode.upsertKeys ?? []).join()) return call;
@@ -313,6 +313,11 @@ function sameKeyType(a: DataType, b: DataType): boolean {
   if (a.withNullability(true).equals(b.withNullability(true))) return true;
   const chars = (t: DataType) => t.root === "CHAR" || t.root === "VARCHAR";
   return chars(a) && chars(b);
+}
+
+/** A built-in PTF passed as an object is called by its name in SQL. */
+function builtinNameOf(fn: ProcessTableFunction<unknown, unknown, unknown>): string | undefined {
+  return fn.name !== undefined && builtinPtf(fn.name) === fn ? fn.name : undefined;
 }
 
 /** The call's given arguments, in declaration order, for toSql (plan/to-sql.ts renders them). */

@@ -6,6 +6,7 @@ import {
   $, ArgumentTrait, Cumulate, DataTypes, Over, ProcessTableFunction, Row, RowKind, Schema, Session, Slide, type Table, TableEnvironment, Tumble,
   TableDescriptor, UNBOUNDED_RANGE, ValidationError, and, call, defineConnector, descriptor, lit, rowInterval, tableArg, valueState,
 } from "../../src/index.js";
+import { DeduplicateKeepFirst } from "../../src/ptf/builtins/index.js";
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
 const EVENTS = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", DataTypes.INT()).column("ts", DataTypes.TIMESTAMP(3))
@@ -91,6 +92,14 @@ describe("toSql(): group windows as window table functions", () => {
       "+I[a, 2025-01-01T00:00:01, 1]", "+I[b, 2025-01-01T00:00:03, 2]", "+I[a, 2025-01-01T00:00:07, 3]", "+I[a, 2025-01-01T00:00:12, 4]",
       "+I[b, 2025-01-01T00:00:25, 5]",
     ]);
+  });
+
+  it("a size no single interval field holds (150 s) is a DAY TO SECOND literal", async () => {
+    const { env, t } = setup();
+    const { sql, rows } = await roundTrip(env, any(t).window(Tumble.over(lit(150).seconds()).on($("ts")).as("w")).groupBy($("w"))
+      .select($("w").end().as("e"), $("v").sum().as("total")));
+    expect(sql).toContain("TUMBLE(TABLE `T`, DESCRIPTOR(`ts`), INTERVAL '0 00:02:30.000' DAY TO SECOND)");
+    expect(rows).toEqual(["+I[2025-01-01T00:02:30, 15]"]);
   });
 
   it("a window over a query (not a registered table) reads it as a WITH query", async () => {
@@ -188,6 +197,14 @@ describe("toSql(): PTF calls", () => {
       "+I[a, 1, 1, 2025-01-01T00:00:01]", "+I[b, 2, 1, 2025-01-01T00:00:03]", "+I[a, 3, 1, 2025-01-01T00:00:07]", "+I[a, 4, 1, 2025-01-01T00:00:12]",
       "+I[b, 5, 1, 2025-01-01T00:00:25]",
     ]);
+  });
+
+  it("a built-in PTF by its name, with its scalar arguments as written (passed as an object too)", async () => {
+    const { env, t } = setup();
+    const byName = await roundTrip(env, any(t).partitionBy($("k")).process("DEDUPLICATE_KEEP_FIRST", lit(5).seconds().asArgument("state_ttl")));
+    expect(byName.sql).toBe("SELECT * FROM `DEDUPLICATE_KEEP_FIRST`(input => TABLE `T` PARTITION BY `k`, state_ttl => INTERVAL '5' SECOND)");
+    expect(byName.rows).toEqual(["+I[a, 1, 2025-01-01T00:00:01]", "+I[b, 2, 2025-01-01T00:00:03]"]);
+    expect(any(t).partitionBy($("k")).process(DeduplicateKeepFirst).toSql()).toBe("SELECT * FROM `DEDUPLICATE_KEEP_FIRST`(input => TABLE `T` PARTITION BY `k`)");
   });
 
   it("an inline (unregistered) PTF is an error naming it and saying to register it", () => {
