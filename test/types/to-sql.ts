@@ -16,7 +16,7 @@ void people.toSql("pretty");
 // StatementSet.explain(): the plan, or with { sql: true } the plan and the set as Flink SQL
 expectTypeOf<StatementSet["explain"]>().toEqualTypeOf<(options?: { readonly sql?: boolean }) => string>();
 declare const set: StatementSet;
-// @ts-expect-error "Type 'string' is not assignable to type 'boolean'"
+// @ts-expect-error "Type 'string' is not assignable to type 'boolean"
 void set.explain({ sql: "yes" });
-// @ts-expect-error "Object literal may only specify known properties"
+// @ts-expect-error "type '{ readonly sql?: boolean | undefined; }'"
 void set.explain({ format: "sql" });
