@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     "connector-runs": { type: "string", default: "3" },
     "no-connectors": { type: "boolean", default: false },
     "connectors-only": { type: "boolean", default: false },
+    "sql-only": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -37,7 +38,8 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log("npm run bench -- [--rows N=1000000] [--runs N=7] [--warmups N=2] [--seed N=42] [--only W0,W2]\n"
     + "                    [--min-sample MS=100] [--no-collect] [--verbose]\n"
-    + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]");
+    + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]\n"
+    + "                    [--sql-only]   (only the SQL twins of the chosen workloads and the parser: npm run bench -- --only W3 --sql-only)");
   process.exit(0);
 }
 
@@ -75,6 +77,11 @@ console.log(`tablestream bench: ${fmt(d.rows)} bids (seed ${data.seed}; ${fmt(d.
 const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
 console.log(`node ${process.version}, ${cpus().length} cores, load average ${load()}; median of ${options.runs} samples (each ≥ ${options.minSampleSeconds * 1000} ms of baseline work) after ${options.warmups} warm-up rounds`
   + `${(globalThis as { gc?: unknown }).gc ? "" : " (no --expose-gc: state size not measured)"}\n`);
+
+if (args["sql-only"]) {
+  sqlTwins();
+  process.exit(0);
+}
 
 // Plans are built before any clock starts; every workload is warmed up before any is measured, so the
 // shared code paths are measured in the state a long-running process with several queries has.
@@ -118,17 +125,7 @@ if (args.verbose) {
     console.log(`${r.workload.id} M rows/s per sample: baseline ${list(r.baseline)} | batches() ${list(r.table)} | internal ${list(r.internal)}${r.collect.length ? ` | collect() ${list(r.collect)}` : ""}`);
   }
 }
-// the same workloads written as SQL: the same plans, so the ratio should be 1.0
-console.log("\nSQL twins (env.sqlQuery over the view Bids) against the Table API plans, internal path, samples side by side:");
-for (const w of workloads) {
-  if (SQL_TWINS[w.id] === undefined) continue;
-  const r = measureSql(w, data, options.runs);
-  console.log(r.ratio === undefined
-    ? `${w.id}: SQL not run: ${r.skipped}`
-    : `${w.id}: SQL ${r.sqlRows!.toFixed(2)} M rows/s, Table API ${r.apiRows!.toFixed(2)} M rows/s, SQL/Table API ratio ${r.ratio.toFixed(2)}`);
-}
-const parse = parserMillis(9);
-console.log(`parser: a ${fmt(parse.lines)}-line statement set (${fmt(parse.chars)} characters) parses in ${parse.ms.toFixed(1)} ms (median of 9)\n`);
+sqlTwins();
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s; load average now ${load()} (other work on the machine skews the figures)`);
 
 function range(secs: number[]): string {
@@ -145,3 +142,17 @@ function printTable(head: string[], body: string[][]): void {
 }
 
 if (!args["no-connectors"]) await connectorBench();
+
+/** The chosen workloads written as SQL (the same plans, so the ratio should be 1.0), and the parser's time. */
+function sqlTwins(): void {
+  console.log("\nSQL twins (env.sqlQuery over the view Bids) against the Table API plans, internal path, samples side by side:");
+  for (const w of workloads) {
+    if (SQL_TWINS[w.id] === undefined) continue;
+    const r = measureSql(w, data, options.runs);
+    console.log(r.ratio === undefined
+      ? `${w.id}: SQL not run: ${r.skipped}`
+      : `${w.id}: SQL ${r.sqlRows!.toFixed(2)} M rows/s, Table API ${r.apiRows!.toFixed(2)} M rows/s, SQL/Table API ratio ${r.ratio.toFixed(2)}`);
+  }
+  const parse = parserMillis(9);
+  console.log(`parser: a ${fmt(parse.lines)}-line statement set (${fmt(parse.chars)} characters) parses in ${parse.ms.toFixed(1)} ms (median of 9)\n`);
+}

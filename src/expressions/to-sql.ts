@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js";
-import type { DataType } from "../types/data-type.js";
+import { DataType } from "../types/data-type.js";
 import { ValidationError } from "../types/errors.js";
 import type { AggNode, CallNode, ExprNode } from "./node.js";
 
@@ -79,6 +79,12 @@ function callToSql(e: CallNode, ctx: SqlRenderContext): string {
       return `${quoteIdentifier(name)}(${args().join(", ")})`;
     }
   }
+  const interval = INTERVAL_UNITS[e.fn];
+  const count = e.args[0];
+  if (interval !== undefined && count?.kind === "Literal" && typeof count.value === "number" && Number.isInteger(count.value)) {
+    // `lit(5).seconds()`: the interval literal of that many units
+    return intervalLiteral(count.value * interval.factor, interval.yearMonth ? YEAR_MONTH : DAY_TIME);
+  }
   const builtin = FUNCTIONS[e.fn];
   if (builtin !== undefined) return `${builtin}(${args().join(", ")})`;
   // `call("hash", ...)`: a function registered by name keeps that name
@@ -101,7 +107,7 @@ function aggToSql(e: AggNode, ctx: SqlRenderContext): string {
 
 /** A literal as SQL: strings quoted (a quote doubled), numbers plain or cast to their type, NULL typed when the type is known. */
 export function literalToSql(v: unknown, type: DataType | undefined): string {
-  if (type !== undefined && (type.root === "INTERVAL_DAY_TIME" || type.root === "INTERVAL_YEAR_MONTH")) return intervalToSql(v, type);
+  if (type !== undefined && (type.root === "INTERVAL_DAY_TIME" || type.root === "INTERVAL_YEAR_MONTH")) return intervalLiteral(v, type);
   const raw = rawLiteral(v);
   if (type === undefined) {
     if (typeof v === "number" && !(Number.isInteger(v) && Math.abs(v) <= 2147483647)) return `CAST(${raw} AS ${Number.isInteger(v) ? "BIGINT" : "DOUBLE"})`;
@@ -124,7 +130,21 @@ function rawLiteral(v: unknown): string {
   throw noSqlForm(`the value ${String(v)}`);
 }
 
-function intervalToSql(v: unknown, type: DataType): string {
+/** A day-time interval of `ms` milliseconds as a SQL literal (`INTERVAL '10' SECOND`). */
+export function intervalToSql(ms: number): string {
+  return intervalLiteral(ms, DAY_TIME);
+}
+const DAY_TIME = new DataType("INTERVAL_DAY_TIME", false);
+const YEAR_MONTH = new DataType("INTERVAL_YEAR_MONTH", false);
+/** The Table API's interval builders (`lit(n).seconds()`): months or milliseconds per unit. */
+const INTERVAL_UNITS: Readonly<Record<string, { factor: number; yearMonth: boolean }>> = {
+  intervalYears: { factor: 12, yearMonth: true }, intervalQuarters: { factor: 3, yearMonth: true }, intervalMonths: { factor: 1, yearMonth: true },
+  intervalWeeks: { factor: 7 * 86400000, yearMonth: false }, intervalDays: { factor: 86400000, yearMonth: false },
+  intervalHours: { factor: 3600000, yearMonth: false }, intervalMinutes: { factor: 60000, yearMonth: false },
+  intervalSeconds: { factor: 1000, yearMonth: false }, intervalMillis: { factor: 1, yearMonth: false },
+};
+
+function intervalLiteral(v: unknown, type: DataType): string {
   if (typeof v !== "number" || !Number.isInteger(v)) throw noSqlForm(`the interval ${String(v)}`);
   const sign = v < 0 ? "-" : "";
   const n = Math.abs(v);
@@ -132,7 +152,11 @@ function intervalToSql(v: unknown, type: DataType): string {
   for (const [unit, ms] of [["DAY", 86400000], ["HOUR", 3600000], ["MINUTE", 60000], ["SECOND", 1000]] as const) {
     if (n % ms === 0 && n / ms < 100) return `INTERVAL '${sign}${n / ms}' ${unit}`;
   }
-  return `INTERVAL '${sign}${(n / 1000).toFixed(3)}' SECOND`;
+  // a single field holds at most two digits by default (Flink: "exceeds precision of SECOND(2) field")
+  if (n < 1000 * 100) return `INTERVAL '${sign}${(n / 1000).toFixed(3)}' SECOND`;
+  const pad = (x: number, w = 2) => String(x).padStart(w, "0");
+  const [d, h, m, sec, ms] = [Math.floor(n / 86400000), Math.floor(n / 3600000) % 24, Math.floor(n / 60000) % 60, Math.floor(n / 1000) % 60, n % 1000];
+  return `INTERVAL '${sign}${d} ${pad(h)}:${pad(m)}:${pad(sec)}.${pad(ms, 3)}' DAY TO SECOND`;
 }
 
 function noSqlForm(what: string): ValidationError {

@@ -77,7 +77,7 @@ export { type FilterNode, filterNode } from "./nodes/filter.js";
 export { type AggregateNode, aggregateNode } from "./nodes/aggregate.js";
 export { type DistinctNode, distinctNode } from "./nodes/distinct.js";
 export { type UnionNode, unionNode } from "./nodes/union.js";
-export { type PlannedProcessCall, type ProcessNode, processNode } from "./nodes/process.js";
+export { type PlannedProcessCall, type ProcessCallSqlArg, type ProcessCallSqlForm, type ProcessNode, processNode } from "./nodes/process.js";
 export { type GroupWindowSpec, type WindowAggregateNode, type WindowProperty, windowAggregateNode } from "./nodes/window-aggregate.js";
 export { type OverAggregateNode, type OverWindowSpec, overAggregateNode } from "./nodes/over-aggregate.js";
 export { type CorrelateNode, type PlannedTableFunction, correlateNode } from "./nodes/correlate.js";

@@ -99,6 +99,6 @@ export function planLookupJoin(
   const schema = lateralSchema(input.schema, lookupSchema, joinType, what);
   checkCondition(condition, schema, pc, what);
   return lookupJoinNode({
-    schema, input, joinType, tableName, lookupSchema, keys: args, reader, ...(condition !== undefined ? { residual: condition } : {}),
+    schema, input, joinType, tableName, lookupSchema, keys: args, keyColumns: keyIndexes, reader, ...(condition !== undefined ? { residual: condition } : {}),
   });
 }

@@ -2,7 +2,7 @@ import { getOwn, hasOwn, setOwn } from "../types/own.js";
 import type { ExprNode } from "../expressions/node.js";
 import { ValidationError } from "../types/errors.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString } from "../plan/changelog-mode.js";
-import { type PlanNode, type ProcessNode, processNode } from "../plan/nodes.js";
+import { type PlanNode, type ProcessCallSqlArg, type ProcessCallSqlForm, type ProcessNode, processNode } from "../plan/nodes.js";
 import type { PlanningContext } from "../plan/planning-context.js";
 import { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
@@ -189,6 +189,7 @@ export function resolveProcessCall(
     ...(fn.internal?.stateTtl?.(scalars) !== undefined ? { stateTtl: fn.internal.stateTtl(scalars)! } : {}),
     defaultStateTtl: () => env.getConfig().get("table.exec.state.ttl"),
     describe: () => describeCall(call, binding.values, schema),
+    sqlForm: sqlFormOf(resolved.fn, registered ?? builtinNameOf(resolved.fn), [...fn.args.map((a) => a.name), "on_time", "uid"], binding.values, tables),
     withRequiredMode: (consumer) => {
       const mode = resolveOutputMode(fn, functionName, tables, layout.columns, time.rowtime !== undefined, requiredModeFor(consumer));
       if (modeToString(mode) === modeToString(call.outputMode) && (mode.upsertKeys ?? []).join() === (call.outputMode.upsertKeys ?? []).join()) return call;
@@ -312,6 +313,33 @@ function sameKeyType(a: DataType, b: DataType): boolean {
   if (a.withNullability(true).equals(b.withNullability(true))) return true;
   const chars = (t: DataType) => t.root === "CHAR" || t.root === "VARCHAR";
   return chars(a) && chars(b);
+}
+
+/** A built-in PTF passed as an object is called by its name in SQL. */
+function builtinNameOf(fn: ProcessTableFunction<unknown, unknown, unknown>): string | undefined {
+  return fn.name !== undefined && builtinPtf(fn.name) === fn ? fn.name : undefined;
+}
+
+/** The call's given arguments, in declaration order, for toSql (plan/to-sql.ts renders them). */
+function sqlFormOf(
+  fn: unknown, registered: string | undefined, names: readonly string[], values: ReadonlyMap<string, BoundValue>, tables: readonly ResolvedTableArg[],
+): ProcessCallSqlForm {
+  const args: ProcessCallSqlArg[] = [];
+  for (const name of names) {
+    const v = values.get(name);
+    if (v === undefined || v.kind === "default") continue;
+    if (v.kind === "scalar") {
+      args.push({ kind: "scalar", name, node: v.node });
+      continue;
+    }
+    const t = tables.find((x) => x.name === name);
+    if (t === undefined) continue;
+    args.push({
+      kind: "table", name, inputIndex: t.inputIndex, partitionBy: v.keys,
+      orderBy: (v.order ?? []).map((o) => ({ name: o.name, ascending: o.ascending, nullsFirst: o.nullsFirst })),
+    });
+  }
+  return Object.freeze({ fn, name: registered, args: Object.freeze(args) });
 }
 
 function describeCall(call: ResolvedPtfCall, values: ReadonlyMap<string, BoundValue>, schema: ResolvedSchema): string {

@@ -56,10 +56,12 @@ export class StatementSet {
 
   /**
    * The plan of all inserts: one tree per sink; shared sub-plans are printed once with `reuse_id=[n]`
-   * and referred to as `Reused(reference_id=[n])`.
+   * and referred to as `Reused(reference_id=[n])`. With `{ sql: true }` a section `== Flink SQL ==` follows:
+   * the set as one `EXECUTE STATEMENT SET BEGIN ... END;` statement (toSql()), to hand to a Flink cluster.
    */
-  explain(): string {
-    return explainStatementSet(this.env.negotiate(this.planRoot(), false) as StatementSetNode, this.env.isBatch());
+  explain(options: { readonly sql?: boolean } = {}): string {
+    const plan = explainStatementSet(this.env.negotiate(this.planRoot(), false) as StatementSetNode, this.env.isBatch());
+    return options.sql === true ? `${plan}\n\n== Flink SQL ==\n${this.toSql()};` : plan;
   }
 
   /**

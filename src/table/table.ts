@@ -402,8 +402,10 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   /**
    * The table's program as Flink SQL, e.g. `SELECT \`name\` AS \`name\` FROM \`Orders\` AS t0`: registered tables by
    * name, VALUES with their exact types, functions by their registered names; `executeSql` of the text gives
-   * the same changelog (docs/sql.md, "Programs as SQL"). Parts without a SQL form (PTF calls, group and over
-   * windows, interval / temporal / lookup joins) raise a ValidationError naming them.
+   * the same changelog (docs/sql.md, "Programs as SQL"): group windows as window TVFs, over windows as OVER,
+   * interval joins with their bounds in ON, temporal joins as FOR SYSTEM_TIME AS OF, PTF calls by the
+   * function's registered name. Parts without a SQL form raise a ValidationError naming them (and saying what
+   * to do, e.g. register an inline PTF).
    */
   toSql(): string {
     return toSqlText(this.env, this.node);

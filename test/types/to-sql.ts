@@ -12,3 +12,11 @@ expectTypeOf<StatementSet["toSql"]>().toEqualTypeOf<() => string>();
 void orders.groupBy($("product")).toSql();
 // @ts-expect-error "Expected 0 arguments"
 void people.toSql("pretty");
+
+// StatementSet.explain(): the plan, or with { sql: true } the plan and the set as Flink SQL
+expectTypeOf<StatementSet["explain"]>().toEqualTypeOf<(options?: { readonly sql?: boolean }) => string>();
+declare const set: StatementSet;
+// @ts-expect-error "Type 'string' is not assignable to type 'boolean"
+void set.explain({ sql: "yes" });
+// @ts-expect-error "type '{ readonly sql?: boolean | undefined; }'"
+void set.explain({ format: "sql" });

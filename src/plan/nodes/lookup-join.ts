@@ -18,6 +18,8 @@ export interface LookupJoinNode {
   readonly tableName: string;
   readonly lookupSchema: ResolvedSchema;
   readonly keys: readonly ExprNode[];
+  /** The lookup source's columns (indexes into `lookupSchema`) that `keys` are looked up in, in order. */
+  readonly keyColumns?: readonly number[];
   /** The source's LookupReader (exec/lookup.ts). */
   readonly reader: unknown;
   readonly residual?: ExprNode;

@@ -1,4 +1,5 @@
 import type { ChangelogMode } from "../changelog-mode.js";
+import type { ExprNode } from "../../expressions/node.js";
 import type { PlanNode } from "../nodes.js";
 import { makeNode, type NodeBase, type NodeFields, invalid, requireInput } from "./node-base.js";
 
@@ -27,7 +28,29 @@ export interface PlannedProcessCall {
    * getRequiredChangelogMode, see plan/normalize-upserts.ts); the same call when nothing changes.
    */
   withRequiredMode(consumer: { readonly updateBefore: boolean; readonly keyOnlyDeletes: boolean }): PlannedProcessCall;
+  /** The call as written, for `Table.toSql()` (plan/to-sql.ts). */
+  readonly sqlForm?: ProcessCallSqlForm;
 }
+
+/**
+ * A PTF call's arguments as SQL writes them: `f(input => TABLE t PARTITION BY k ORDER BY ts, n => 3,
+ * on_time => DESCRIPTOR(ts), uid => 'x')`. Only the arguments that were given (the others are DEFAULT).
+ */
+export interface ProcessCallSqlForm {
+  /** The function object called (looked up among the registered functions), or undefined when called by name. */
+  readonly fn: unknown;
+  /** The name it was called by (a registered or built-in name), else undefined. */
+  readonly name: string | undefined;
+  readonly args: readonly ProcessCallSqlArg[];
+}
+
+export type ProcessCallSqlArg =
+  | {
+    readonly kind: "table"; readonly name: string; readonly inputIndex: number; readonly partitionBy: readonly string[];
+    readonly orderBy: readonly { readonly name: string; readonly ascending: boolean; readonly nullsFirst: boolean | undefined }[];
+  }
+  /** A scalar argument's expression as given (a constant), or a DESCRIPTOR. */
+  | { readonly kind: "scalar"; readonly name: string; readonly node: ExprNode };
 
 /** A Process Table Function call; details live in ptf/ (the node only carries the resolved call). */
 export interface ProcessNode<C extends PlannedProcessCall = PlannedProcessCall> extends NodeBase {
