@@ -578,7 +578,10 @@ export class Binder {
       throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: SESSION(TABLE ...) is supported in a window aggregate only: GROUP BY window_start, window_end`);
     }
     const input = this.table(call.table.name, call.table.pos);
-    const window = { type: call.type, timeColumn: call.timeColumn, size: call.size, ...(call.step === undefined ? {} : { step: call.step }) };
+    const window = {
+      type: call.type, timeColumn: call.timeColumn, size: call.size,
+      ...(call.step === undefined ? {} : { step: call.step }), ...(call.offset === undefined ? {} : { offset: call.offset }),
+    };
     return this.at(f.pos, () => new TableClass(this.env, windowTableFunctionNode({ input: input.node, window })) as AnyTable);
   }
 
@@ -612,6 +615,7 @@ export class Binder {
     const type = call.type === "HOP" ? "SLIDE" : call.type;
     const window: GroupWindowDefinition = {
       type, size: call.sizeNode, ...(call.stepNode === undefined ? {} : { step: call.stepNode }),
+      ...(call.offsetNode === undefined ? {} : { offset: call.offsetNode }),
       timeField: { kind: "Column", name: call.timeColumn }, alias: WINDOW_ALIAS,
     };
     const columns = new Map(schema.names.map((n) => [n, n]));
