@@ -495,10 +495,11 @@ class StatementParser implements QueryParser {
       ts.next(); ts.next();
       const expr = parseSqlExpressionAt(ts, PLAIN);
       ts.expectOp(")");
-      if (ts.isKeyword("WITH") && ts.isKeyword("ORDINALITY", 1)) ts.raise(`UNNEST ... WITH ORDINALITY ${NOT_SUPPORTED}`, ts.peek());
+      const ordinality = ts.isKeyword("WITH") && ts.isKeyword("ORDINALITY", 1);
+      if (ordinality) { ts.next(); ts.next(); }
       const alias = this.alias();
       const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
-      return { kind: "Unnest", expr, pos: t.pos, alias, columns };
+      return { kind: "Unnest", expr, pos: t.pos, alias, columns, ...(ordinality ? { ordinality } : {}) };
     }
     if (ts.acceptKeyword("LATERAL")) {
       ts.expectKeyword("TABLE");

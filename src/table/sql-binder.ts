@@ -561,7 +561,7 @@ export class Binder {
     const schema = left.table.getResolvedSchema();
     const pc = this.env.planContext();
     const type = this.at(r.pos, () => typeOf(arg, schema, pc));
-    const fn = this.at(r.pos, () => unnestFunction(type, r.columns, schema.names));
+    const fn = this.at(r.pos, () => unnestFunction(type, r.columns, schema.names, r.ordinality === true));
     const added = fn.columns.map((c) => c.name);
     const sources = [...left.sources, { qualifier: r.alias, columns: new Map(added.map((n, i) => [r.columns?.[i] ?? fn.columns[i]!.name, n])) }];
     const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
