@@ -183,6 +183,8 @@ export class LocalJob implements Job {
     this.finished = true;
     // with checkpoints on, a restart continues from the last checkpoint: sinks drop what came after it
     if (this.checkpoints.periodic) for (const op of this.graph.operators) (op as { discardUncommitted?: () => void }).discardUncommitted?.();
+    // a job that did not finish commits nothing of an INSERT OVERWRITE: the table keeps its old contents
+    for (const op of this.graph.operators) (op as { jobUnfinished?: () => void }).jobUnfinished?.();
     for (const s of this.graph.sources) s.reader.close();
     for (const op of this.graph.operators) {
       try { op.close(); } catch { /* closing after a failure must not hide the failure */ }
