@@ -59,14 +59,16 @@ export interface SqlExpressionOptions {
 }
 
 /**
- * `x IN (SELECT ...)` (`mode` "IN", args [x]) or `EXISTS (SELECT ...)` (`mode` "EXISTS", no args), as the
- * expression parser leaves it for the statement binder, which plans it as a semi join (NOT ...: an anti join).
+ * `x IN (SELECT ...)` (`mode` "IN", args [x]), `EXISTS (SELECT ...)` (`mode` "EXISTS", no args) or a scalar
+ * `(SELECT ...)` (`mode` "SCALAR"), as the expression parser leaves it for the statement binder, which plans an
+ * AND-ed IN / EXISTS of WHERE as a semi join (NOT ...: an anti join) and any other as a left join (sql-subqueries.ts).
  */
 export interface SubqueryCall {
   readonly kind: "Call";
   readonly fn: "$subquery";
   readonly args: readonly ExprNode[];
-  readonly mode: "IN" | "EXISTS";
+  /** SCALAR: `(SELECT ...)` as a value (one column, at most one row). */
+  readonly mode: "IN" | "EXISTS" | "SCALAR";
   readonly query: unknown;
   readonly pos: number;
 }
@@ -269,6 +271,12 @@ class Parser {
       case "quoted": ts.next(); return this.noFieldAccess(col(t.text), t.pos);
       case "op":
         if (ts.acceptOp("(")) {
+          // `(SELECT ...)`: a scalar subquery (the statement binder joins it in)
+          if (this.options.subquery !== undefined && startsQuery(ts)) {
+            const query = this.options.subquery(ts);
+            ts.expectOp(")");
+            return { kind: "Call", fn: "$subquery", args: [], mode: "SCALAR", query, pos: t.pos } as SubqueryCall as ExprNode;
+          }
           const e = this.expression();
           ts.expectOp(")");
           return e;

@@ -418,7 +418,7 @@ class StatementParser implements QueryParser {
       ts.next(); ts.next(); ts.next();
       return { expr: { kind: "Literal", value: null }, alias: undefined, pos: at.pos, star: at.text };
     }
-    const expr = parseSqlExpressionAt(ts, ITEM);
+    const expr = parseSqlExpressionAt(ts, { ...ITEM, subquery: () => this.query() });
     return { expr, alias: this.alias(), pos: at.pos };
   }
 

@@ -31,6 +31,7 @@ import { planWindowJoin } from "../plan/window-join-builder.js";
 import { unnestFunction } from "../sql/unnest.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "../sql/window-tvf.js";
 import { likeSourceError, mergeLike } from "./sql-table-like.js";
+import { SubqueryRewriter } from "./sql-subqueries.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -198,12 +199,26 @@ export class Binder {
     }
     const windowed = preBound === undefined ? this.windowAggregateSource(q) : undefined;
     const from = preBound ?? windowed?.bound ?? this.from(q.from);
-    const sources = from.sources;
+    let sources = from.sources;
     let t = from.table;
     // IN (SELECT ...) / EXISTS (...) conjuncts of WHERE are semi / anti joins after the plain conditions
     const parts = q.where === undefined ? [] : splitAnd(q.where.expr);
     const subqueries = parts.filter(isSubqueryConjunct);
-    const plain = parts.filter((p) => !isSubqueryConjunct(p));
+    let plain = parts.filter((p) => !isSubqueryConjunct(p));
+    // any other subquery (scalar, or IN / EXISTS under OR, NOT, CASE, in SELECT) is a left join (sql-subqueries.ts)
+    const starSources = sources;
+    const rewriter = new SubqueryRewriter(this.subqueryHost(), t, sources);
+    plain = plain.map((p) => rewriter.rewrite(p));
+    if (q.items !== undefined) q = { ...q, items: q.items.map((it) => (it.star === undefined ? { ...it, expr: rewriter.rewrite(it.expr) } : it)) };
+    if (rewriter.used) {
+      if (windowed !== undefined) throw new ValidationError(`SQL validation failed. ${location(this.src, q.pos)}: a subquery is not supported in a window aggregate's SELECT or WHERE`);
+      const aggregating = q.groupBy !== undefined || q.having !== undefined || (q.items ?? []).some((it) => it.star === undefined && containsAgg(it.expr));
+      if (aggregating && (q.items ?? []).some((it) => it.star === undefined && mentionsHidden(it.expr))) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, q.pos)}: a subquery in the SELECT list of an aggregate query is not supported; compute it in an outer query`);
+      }
+      t = rewriter.table;
+      sources = [...sources, rewriter.source];
+    }
     const where = q.where === undefined || plain.length === 0 ? undefined
       : { pos: q.where.pos, expr: plain.length === 1 ? plain[0]! : { kind: "Call", fn: "and", args: plain } as ExprNode };
     if (where !== undefined) {
@@ -216,7 +231,7 @@ export class Binder {
       t = this.at(where.pos, () => untyped(input).filter(cond));
     }
     for (const s of subqueries) t = this.subqueryJoin(t, sources, s);
-    const items = this.expandStars(q, sources);
+    const items = this.expandStars(q, starSources);
     const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
     const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
     if (exprs.some((e) => containsOver(e.node))) {
@@ -231,7 +246,8 @@ export class Binder {
       t = this.groupingSets(q, t, sources, items, exprs);
     } else if (grouped) {
       t = this.grouped(q, t, sources, items, exprs, windowed);
-    } else if (q.items !== undefined) {
+    } else if (q.items !== undefined || rewriter.used) {
+      // with subqueries joined in, SELECT * drops their hidden columns
       t = this.project(t, items, exprs, q.pos);
     }
     if (q.distinct) { const input = t; t = this.at(q.pos, () => untyped(input).distinct()); }
@@ -397,6 +413,19 @@ export class Binder {
     const names = t.getResolvedSchema().names.filter((n) => n !== "$having");
     const filtered = this.at(having.pos, () => untyped(t).filter(new Expression({ kind: "Column", name: "$having" })));
     return untyped(filtered).select(...names.map((n) => new Expression({ kind: "Column", name: n })));
+  }
+
+  /** The binder's parts the subquery rewriter uses. */
+  private subqueryHost(): ConstructorParameters<typeof SubqueryRewriter>[0] {
+    const pc = this.env.planContext();
+    return {
+      query: (q) => this.query(q),
+      from: (f) => this.from(f),
+      resolve: (e, sources, pos) => this.resolve(e, sources, pos),
+      at: (pos, f) => this.at(pos, f),
+      fail: (pos, message) => this.fail(pos, message),
+      typeOf: (e, t) => typeOf(e, t.getResolvedSchema(), pc),
+    };
   }
 
   private from(f: FromItem): Bound {
@@ -1014,7 +1043,17 @@ function hasWindows(node: PlanNode): boolean {
 /** `x IN (SELECT ...)`, `EXISTS (...)` or their negations: a WHERE conjunct planned as a semi / anti join. */
 function isSubqueryConjunct(e: ExprNode): boolean {
   const inner = e.kind === "Call" && e.fn === "not" ? e.args[0]! : e;
-  return inner.kind === "Call" && inner.fn === "$subquery";
+  return inner.kind === "Call" && inner.fn === "$subquery" && (inner as unknown as SubqueryCall).mode !== "SCALAR";
+}
+
+/** Whether an expression reads a column a subquery's join added (`$sq0`, ...). */
+function mentionsHidden(e: ExprNode): boolean {
+  switch (e.kind) {
+    case "Column": return e.name.startsWith("$sq");
+    case "Alias": case "Sort": case "Argument": return mentionsHidden(e.expr);
+    case "Call": case "Agg": return e.args.some(mentionsHidden);
+    default: return false;
+  }
 }
 
 const nodeToStringSafe = (e: ExprNode): string => (e.kind === "Column" ? e.name : JSON.stringify(e));
