@@ -950,15 +950,14 @@ export class Binder {
     }
     type Builder = {
       column(n: string, t: DataType): Builder; columnByExpression(n: string, e: string | Expression<unknown>): Builder;
+      columnByMetadata(n: string, t: DataType, key?: string, isVirtual?: boolean): Builder;
       watermark(c: string, e: string | Expression<unknown>): Builder; primaryKey(...c: string[]): Builder; build(): Schema;
     };
     let schema = Schema.newBuilder() as unknown as Builder;
     for (const c of s.columns) {
-      if (c.kind === "metadata") {
-        // no built-in connector provides metadata (Flink raises this when the table is read; here at CREATE TABLE)
-        throw new ValidationError(`SQL validation failed. ${location(this.src, c.pos)}: Table 'default_catalog.default_database.${s.name}' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source (connector '${connector[1]}'; no built-in connector provides metadata columns).`);
-      }
+      // a metadata key the connector does not provide is Flink's error when the table is read (table/connector-tables.ts)
       schema = this.at(c.pos, () => (c.kind === "physical" ? schema.column(c.name, c.type)
+        : c.kind === "metadata" ? schema.columnByMetadata(c.name, c.type, c.key, c.virtual)
         : schema.columnByExpression(c.name, c.node !== undefined ? new Expression(c.node) : c.sql)));
     }
     const wm = s.watermark;

@@ -1,13 +1,14 @@
 import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filter.js";
 import { getOwn } from "../../types/own.js";
 import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
 import type { PollResult, SourceReader } from "../../exec/source.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
+import { DataTypes } from "../../types/data-types.js";
 import { decodeJson, decodeText, FieldError } from "./codec.js";
 import { CsvParser } from "./csv-parser.js";
 import { parseJsonLine } from "./json-exact.js";
@@ -21,6 +22,30 @@ const READ_AHEAD = 8192;
 type Item =
   | { readonly kind: "record"; readonly line: number; readonly fields: readonly (string | null)[] | Record<string, unknown>; readonly text?: string }
   | { readonly kind: "malformed"; readonly line: number; readonly column?: number; readonly message: string };
+
+/**
+ * Flink's filesystem source metadata (FileSystemTableSource.ReadableFileInfo), in Flink's order: the file's full
+ * path, its name, its size in bytes and its last modification time.
+ */
+export const FILE_METADATA: ReadonlyMap<string, DataType> = new Map<string, DataType>([
+  ["file.path", DataTypes.STRING().notNull()],
+  ["file.name", DataTypes.STRING().notNull()],
+  ["file.size", DataTypes.BIGINT().notNull()],
+  ["file.modification-time", DataTypes.TIMESTAMP_LTZ(3).notNull()],
+]);
+
+function fileMetadata(file: string, keys: readonly string[]): unknown[] {
+  const st = statSync(file);
+  return keys.map((k) => {
+    switch (k) {
+      case "file.path": return file;
+      case "file.name": return basename(file);
+      case "file.size": return st.size;
+      case "file.modification-time": return new Date(Math.floor(st.mtimeMs));
+      default: throw new ExecutionError(`filesystem source: unknown metadata key '${k}'`);
+    }
+  });
+}
 
 /** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
 export function listFiles(path: string, table: string, connector = "filesystem"): string[] {
@@ -93,7 +118,12 @@ export class FileSourceReader implements SourceReader {
     const filters = pushdown?.filters ?? [];
     this.filter = filters.length === 0 ? undefined : pushedFilterPredicate(filters, (c) => table.physical.indexOf(c));
     this.projection = pushdown?.projection;
+    this.metadataKeys = table.metadataKeys ?? [];
   }
+
+  /** The metadata columns' keys (FILE_METADATA) and the current file's values of them, appended to every row. */
+  private readonly metadataKeys: readonly string[];
+  private fileMetadata: unknown[] = [];
 
   /** Malformed lines skipped so far (with `*.ignore-parse-errors`). */
   skippedLines(): number {
@@ -120,7 +150,9 @@ export class FileSourceReader implements SourceReader {
         if (this.recordsInFile++ < this.skipTo) continue;
         // pushed filters and projection (plan/pushdown.ts) apply after the position count, so positions do not depend on them
         if (this.filter !== undefined && !this.filter(row)) continue;
-        out.record(0, this.projection === undefined ? row : project(row, this.projection));
+        const record = this.projection === undefined ? row : project(row, this.projection);
+        for (let m = 0; m < this.fileMetadata.length; m++) record.push(this.fileMetadata[m]);
+        out.record(0, record);
         n++;
         continue;
       }
@@ -211,6 +243,7 @@ export class FileSourceReader implements SourceReader {
   /** Starts the pump of file `i`. */
   private startFile(i: number): void {
     this.file = this.files[i]!;
+    if (this.metadataKeys.length > 0) this.fileMetadata = fileMetadata(this.file, this.metadataKeys);
     this.fileRead = false;
     this.recordsInFile = 0;
     this.skipTo = this.pendingSkip;
