@@ -2,6 +2,7 @@ import { ValidationError } from "../types/errors.js";
 import type { ConnectorAttachment } from "../plan/nodes.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { PushdownSupport } from "../plan/pushed-filter.js";
+import type { DataType } from "../types/data-type.js";
 
 /**
  * The planning-time side of the connector contract: a table as a connector sees it, and the spec a
@@ -18,6 +19,11 @@ export interface ConnectorTable {
   readonly attachment?: ConnectorAttachment;
   /** A sink written by `INSERT OVERWRITE`: its previous contents are replaced (connectors with supportsOverwrite). */
   readonly overwrite?: boolean;
+  /**
+   * A source's metadata columns (Flink's SupportsReadingMetadata.applyReadableMetadata): the keys, among those of
+   * `readableMetadata`, whose values the reader appends to every row after the physical values, in this order.
+   */
+  readonly metadataKeys?: readonly string[];
 }
 
 /** Which row kinds a sink takes: only inserts, inserts/updates/deletes by primary key, or everything. */
@@ -47,6 +53,11 @@ export interface ConnectorSpec {
    * (exec/lookup.ts LookupReaderFactory) keyed by `keys`; absent when the connector cannot be looked up.
    */
   createLookup?(table: ConnectorTable, keys: readonly string[]): object;
+  /**
+   * The metadata a source of the table can deliver per row (Flink's SupportsReadingMetadata.listReadableMetadata):
+   * key to type, in the order Flink lists them; absent when it has none.
+   */
+  readableMetadata?(table: ConnectorTable): ReadonlyMap<string, DataType>;
   /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
   pushdown?(table: ConnectorTable): PushdownSupport | undefined;
 }

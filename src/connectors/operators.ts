@@ -20,6 +20,7 @@ export const scanOperator: OperatorFactory<SourceScanNode> = (scan, ctx) => {
     tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.pushdown?.declared ?? scan.physical,
     ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
     ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
+    ...(scan.metadata !== undefined ? { metadataKeys: scan.metadata.map((m) => m.key) } : {}),
   };
   const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction);
   const emitter = sourceEmitter();

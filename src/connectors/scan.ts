@@ -100,14 +100,25 @@ export class ScanReader implements SourceReader {
  * reader's record in place, so a record is allocated once.
  */
 function computedColumns(node: SourceScanNode, resolveFunction?: FunctionResolver): ((p: unknown[]) => unknown[]) | undefined {
-  if (node.computed.length === 0) return undefined;
+  const metadata = node.metadata ?? [];
+  if (node.computed.length === 0 && metadata.length === 0) return undefined;
   const ctx = new CodegenContext(node.physical, resolveFunction, "p");
   const width = node.physical.size;
-  const trailing = node.schema.columns.every((c, i) => (i < width) === !node.computed.some((x) => x.name === c.name));
+  // the reader's record: the physical values, then the metadata values in the scan's metadata order
+  const read = (name: string): string => {
+    const m = metadata.findIndex((x) => x.name === name);
+    return m >= 0 ? `p[${width + m}]` : `p[${node.physical.indexOf(name)}]`;
+  };
   const items = node.schema.columns.map((c) => {
     const comp = node.computed.find((x) => x.name === c.name);
-    return comp ? compileExpr(comp.expr, ctx).src : `p[${node.physical.indexOf(c.name)}]`;
+    return comp ? compileExpr(comp.expr, ctx).src : read(c.name);
   });
+  if (node.computed.length === 0) {
+    // metadata only: the record is complete when the metadata columns come last in their declared order
+    if (items.every((src, i) => src === `p[${i}]`)) return undefined;
+    return ctx.build(`function(p){return [${items.join(",")}];}`);
+  }
+  const trailing = metadata.length === 0 && node.schema.columns.every((c, i) => (i < width) === !node.computed.some((x) => x.name === c.name));
   if (trailing) {
     // evaluate every computed value first (they read only physical columns), then append them
     const vals = items.slice(width);

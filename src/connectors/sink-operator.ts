@@ -120,6 +120,15 @@ export class SinkOperator extends BaseOperator {
     this.recordsOut = s.recordsOut;
   }
 
+  /**
+   * @internal the job was cancelled or failed (exec/job.ts). An `INSERT OVERWRITE` replaces the table's contents
+   * only when its job finishes (Flink commits overwritten files once, at the end of a successful batch job): the
+   * writer discards what it wrote (`abort`) and the old contents stay.
+   */
+  jobUnfinished(): void {
+    if (this.node.overwrite === true) this.discard = true;
+  }
+
   /** @internal the job was cancelled with checkpoints on (exec/job.ts) */
   discardUncommitted(): void {
     this.discard = true;

@@ -244,6 +244,8 @@ export class LocalJob implements Job {
     // a job that failed, or takes part in checkpoints (periodic ones, a savepoint taken, or restored from
     // one), is restarted from its last checkpoint: sinks drop what came after it (Flink's exactly-once sinks)
     if (this.failed !== undefined || this.checkpoints.periodic || this.checkpoints.participating) for (const op of this.graph.operators) (op as { discardUncommitted?: () => void }).discardUncommitted?.();
+    // a job that did not finish commits nothing of an INSERT OVERWRITE: the table keeps its old contents
+    for (const op of this.graph.operators) (op as { jobUnfinished?: () => void }).jobUnfinished?.();
     for (const s of this.graph.sources) s.reader.close();
     for (const op of this.graph.operators) {
       try { op.close(); } catch { /* closing after a failure must not hide the failure */ }

@@ -35,6 +35,16 @@ export function parseSqlExpressionAt(ts: TokenStream, options: SqlExpressionOpti
   return new Parser(ts, options).expression();
 }
 
+/**
+ * The `(PARTITION BY ... ORDER BY ... [ROWS|RANGE frame])` of a named window (`WINDOW w AS (...)`), read as an
+ * `agg OVER (...)` is: the nodes `[$partitionBy(...), $orderBy(...), $frame(mode, preceding)]` that `OVER w`
+ * stands for. The statement parser substitutes them for `$window('w')` (see `over`).
+ */
+export function parseWindowSpecAt(ts: TokenStream, options: SqlExpressionOptions = {}): readonly ExprNode[] {
+  ts.expectOp("(");
+  return new Parser(ts, options).windowSpec(true);
+}
+
 /** Where an expression sits: a SELECT item, HAVING or ORDER BY of a query may call aggregates; `a.b` may name a column of a FROM item. */
 export interface SqlExpressionOptions {
   /** Accept `COUNT(*)`, `COUNT([DISTINCT] x)`, `SUM(x)`, ... as aggregate calls (else they are an error). */
@@ -49,14 +59,16 @@ export interface SqlExpressionOptions {
 }
 
 /**
- * `x IN (SELECT ...)` (`mode` "IN", args [x]) or `EXISTS (SELECT ...)` (`mode` "EXISTS", no args), as the
- * expression parser leaves it for the statement binder, which plans it as a semi join (NOT ...: an anti join).
+ * `x IN (SELECT ...)` (`mode` "IN", args [x]), `EXISTS (SELECT ...)` (`mode` "EXISTS", no args) or a scalar
+ * `(SELECT ...)` (`mode` "SCALAR"), as the expression parser leaves it for the statement binder, which plans an
+ * AND-ed IN / EXISTS of WHERE as a semi join (NOT ...: an anti join) and any other as a left join (sql-subqueries.ts).
  */
 export interface SubqueryCall {
   readonly kind: "Call";
   readonly fn: "$subquery";
   readonly args: readonly ExprNode[];
-  readonly mode: "IN" | "EXISTS";
+  /** SCALAR: `(SELECT ...)` as a value (one column, at most one row). */
+  readonly mode: "IN" | "EXISTS" | "SCALAR";
   readonly query: unknown;
   readonly pos: number;
 }
@@ -259,6 +271,12 @@ class Parser {
       case "quoted": ts.next(); return this.noFieldAccess(col(t.text), t.pos);
       case "op":
         if (ts.acceptOp("(")) {
+          // `(SELECT ...)`: a scalar subquery (the statement binder joins it in)
+          if (this.options.subquery !== undefined && startsQuery(ts)) {
+            const query = this.options.subquery(ts);
+            ts.expectOp(")");
+            return { kind: "Call", fn: "$subquery", args: [], mode: "SCALAR", query, pos: t.pos } as SubqueryCall as ExprNode;
+          }
           const e = this.expression();
           ts.expectOp(")");
           return e;
@@ -336,6 +354,8 @@ class Parser {
     const ts = this.ts;
     ts.expectOp(")");
     ts.expectKeyword("OVER");
+    // `ROW_NUMBER() OVER w`: a named window of the SELECT's WINDOW clause, substituted by the statement parser
+    if (ts.peek().kind === "ident" || ts.peek().kind === "quoted") return callNode("$ROW_NUMBER", [this.namedWindow()]);
     ts.expectOp("(");
     const { partition, order } = this.partitionAndOrder(true);
     ts.expectOp(")");
@@ -402,9 +422,25 @@ class Parser {
     const ts = this.ts;
     if (!ts.isKeyword("OVER")) return agg;
     const at = ts.next();
-    if (!ts.isOp("(")) ts.fail("expected ( after OVER: named windows (OVER w) are not supported; write the window in parentheses");
+    if (ts.peek().kind === "ident" || ts.peek().kind === "quoted") {
+      return { kind: "Call", fn: "$OVER", args: [agg, this.namedWindow()], pos: at.pos } as ExprNode;
+    }
+    if (!ts.isOp("(")) ts.fail("expected ( or a window name after OVER");
     ts.next();
-    const { partition, order } = this.partitionAndOrder(false);
+    return { kind: "Call", fn: "$OVER", args: [agg, ...this.windowSpec(false)], pos: at.pos } as ExprNode;
+  }
+
+  /** `OVER w`: `$window('w')` at the name's position, replaced by the window's spec when the SELECT is read. */
+  private namedWindow(): ExprNode {
+    const t = this.ts.peek();
+    const name = this.ts.identifier("a window name");
+    return { kind: "Call", fn: "$window", args: [literal(name)], pos: t.pos } as ExprNode;
+  }
+
+  /** After `(`: `[PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE frame] )` as `[$partitionBy, $orderBy, $frame]`. */
+  windowSpec(nulls: boolean): readonly ExprNode[] {
+    const ts = this.ts;
+    const { partition, order } = this.partitionAndOrder(nulls);
     let mode = "RANGE";
     let preceding: ExprNode = callNode("$unbounded", []);
     if (ts.isKeyword("ROWS") || ts.isKeyword("RANGE")) {
@@ -424,7 +460,7 @@ class Parser {
       }
     }
     ts.expectOp(")");
-    return { kind: "Call", fn: "$OVER", args: [agg, callNode("$partitionBy", partition), callNode("$orderBy", order), callNode("$frame", [literal(mode), preceding])], pos: at.pos } as ExprNode;
+    return [callNode("$partitionBy", partition), callNode("$orderBy", order), callNode("$frame", [literal(mode), preceding])];
   }
 
   /** `FILTER (WHERE condition)` after an aggregate call: the condition (which may not call aggregates), or undefined. */

@@ -60,7 +60,7 @@ function attributes(n: PlanNode): string {
     case "Distinct": return "";
     case "Union": return "all=[true]";
     case "WindowAggregate": return explainWindowAggregate(n);
-    case "WindowTableFunction": return `window=[${n.window.type}(time_col=[${n.window.timeColumn}], ${n.window.step === undefined ? "" : `${n.window.type === "HOP" ? "slide" : "step"}=[${n.window.step}ms], `}size=[${n.window.size}ms])]`;
+    case "WindowTableFunction": return `window=[${n.window.type}(time_col=[${n.window.timeColumn}], ${n.window.step === undefined ? "" : `${n.window.type === "HOP" ? "slide" : "step"}=[${n.window.step}ms], `}size=[${n.window.size}ms]${n.window.offset === undefined ? "" : `, offset=[${n.window.offset}ms]`})]`;
     case "OverAggregate": return explainOverAggregate(n);
     case "Sink": return `table=[${n.tableName}], connector=[${n.connector}], fields=[${n.schema.names.join(", ")}]`;
     case "Correlate": return `invocation=[${n.functionName}(${n.args.map(nodeToString).join(", ")})], joinType=[${n.joinType}]${n.condition ? `, condition=[${nodeToString(n.condition)}]` : ""}`;

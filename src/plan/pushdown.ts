@@ -89,7 +89,7 @@ function pushFilter(f: FilterNode, scan: SourceScanNode, s: PushdownSupport, use
 
 /** The scan reading only `used` physical columns (in declared order); unchanged when it reads them all or cannot. */
 function projectScan(scan: SourceScanNode, used: ReadonlySet<string>): SourceScanNode {
-  if (scan.computed.length > 0 || scan.watermark !== undefined || scan.pushdown?.projection !== undefined) return scan;
+  if (scan.computed.length > 0 || scan.metadata !== undefined || scan.watermark !== undefined || scan.pushdown?.projection !== undefined) return scan;
   const physical = scan.physical.columns;
   const keep = physical.map((c, i) => (used.has(c.name) || scan.primaryKey?.includes(c.name) ? i : -1)).filter((i) => i >= 0);
   if (keep.length === physical.length) return scan;

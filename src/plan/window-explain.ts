@@ -8,6 +8,11 @@ function duration(ms: number): string {
 }
 
 export function windowToString(w: GroupWindowSpec): string {
+  const s = epochWindowToString(w);
+  return w.offset === undefined ? s : `${s.slice(0, -1)}, offset=${duration(w.offset)})`;
+}
+
+function epochWindowToString(w: GroupWindowSpec): string {
   switch (w.type) {
     case "TUMBLE": return `TumblingGroupWindow('${w.alias}, ${w.timeColumn}, ${duration(w.size)})`;
     case "SLIDE": return `SlidingGroupWindow('${w.alias}, ${w.timeColumn}, ${duration(w.size)}, ${duration(w.step!)})`;

@@ -129,7 +129,8 @@ export type FromItem =
   /** `LATERAL TABLE(f(args)) [AS] alias [(c1, ...)]`: the right side of a join, correlated with the left. */
   | { readonly kind: "Lateral"; readonly fn: string; readonly args: readonly ExprNode[]; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
   /** `UNNEST(expr) [AS] alias [(c1, ...)]`: the right side of a join, one row per element of the left row's array / map. */
-  | { readonly kind: "Unnest"; readonly expr: ExprNode; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
+  /** `WITH ORDINALITY`: a last column numbering the elements from 1. */
+  | { readonly kind: "Unnest"; readonly expr: ExprNode; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined; readonly ordinality?: boolean }
   | { readonly kind: "Call"; readonly name: string; readonly pos: number; readonly args: readonly CallArg[]; readonly alias: string | undefined }
   | { readonly kind: "Subquery"; readonly query: Query; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
   | { readonly kind: "Join"; readonly joinType: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on: ExprNode | undefined; readonly pos: number };

@@ -1,4 +1,4 @@
-import { parseSqlExpressionAt as parseSqlExpressionUnchecked } from "../expressions/sql-expression.js";
+import { parseSqlExpressionAt as parseSqlExpressionUnchecked, parseWindowSpecAt } from "../expressions/sql-expression.js";
 import { checkExpressionDepth } from "../expressions/depth.js";
 
 /**
@@ -17,6 +17,7 @@ import { parseTypeAt } from "../types/parse-type.js";
 import type {
   ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
+import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
 import { optionList, parseCatalogStatement, parseCreateFunction, parseLike, type QueryParser } from "./catalog-parser.js";
 
 /** What SqlParseErrors of a statement say they were parsing: `cannot parse SQL statement '...' at line 1, column 8: ...`. */
@@ -27,7 +28,7 @@ const WHAT = "SQL statement";
  * instead of a generic "unexpected input", so the user knows it is a limit, not a typo.
  */
 const UNSUPPORTED_STATEMENTS = ["USE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
-const UNSUPPORTED_CLAUSES = ["WINDOW", "QUALIFY", "MATCH_RECOGNIZE"];
+const UNSUPPORTED_CLAUSES = ["QUALIFY", "MATCH_RECOGNIZE"];
 /** Words that end a select item or a FROM item: never read as an alias. */
 const CLAUSE_WORDS = new Set(["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS",
   "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL",
@@ -345,7 +346,24 @@ class StatementParser implements QueryParser {
     let having: SelectQuery["having"];
     const h = ts.peek();
     if (ts.acceptKeyword("HAVING")) having = { expr: parseSqlExpressionAt(ts, ITEM), pos: h.pos };
+    const windows = this.windowClause();
+    if (items !== undefined) items = substituteNamedWindows(items, windows, (message, pos) => ts.raise(message, { pos } as Token));
     return { kind: "Select", pos: start.pos, distinct, items, from, where, groupBy, having };
+  }
+
+  /** `WINDOW w AS (PARTITION BY ... ORDER BY ... [frame]) {, w2 AS (...)}` after HAVING: the named windows of `OVER w`. */
+  private windowClause(): Map<string, NamedWindow> {
+    const ts = this.ts;
+    const windows = new Map<string, NamedWindow>();
+    if (!ts.acceptKeyword("WINDOW")) return windows;
+    do {
+      const at = ts.peek();
+      const name = ts.identifier("a window name");
+      if (windows.has(name)) ts.raise(`Duplicate window names not allowed: '${name}'`, at);
+      ts.expectKeyword("AS");
+      windows.set(name, { spec: parseWindowSpecAt(ts, PLAIN), pos: at.pos });
+    } while (ts.acceptOp(","));
+    return windows;
   }
 
   /**
@@ -408,7 +426,7 @@ class StatementParser implements QueryParser {
       ts.next(); ts.next(); ts.next();
       return { expr: { kind: "Literal", value: null }, alias: undefined, pos: at.pos, star: at.text };
     }
-    const expr = parseSqlExpressionAt(ts, ITEM);
+    const expr = parseSqlExpressionAt(ts, { ...ITEM, subquery: () => this.query() });
     return { expr, alias: this.alias(), pos: at.pos };
   }
 
@@ -485,10 +503,11 @@ class StatementParser implements QueryParser {
       ts.next(); ts.next();
       const expr = parseSqlExpressionAt(ts, PLAIN);
       ts.expectOp(")");
-      if (ts.isKeyword("WITH") && ts.isKeyword("ORDINALITY", 1)) ts.raise(`UNNEST ... WITH ORDINALITY ${NOT_SUPPORTED}`, ts.peek());
+      const ordinality = ts.isKeyword("WITH") && ts.isKeyword("ORDINALITY", 1);
+      if (ordinality) { ts.next(); ts.next(); }
       const alias = this.alias();
       const columns = alias !== undefined && ts.isOp("(") ? this.nameList() : undefined;
-      return { kind: "Unnest", expr, pos: t.pos, alias, columns };
+      return { kind: "Unnest", expr, pos: t.pos, alias, columns, ...(ordinality ? { ordinality } : {}) };
     }
     if (ts.acceptKeyword("LATERAL")) {
       ts.expectKeyword("TABLE");

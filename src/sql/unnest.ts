@@ -7,9 +7,12 @@ import { TableFunction } from "../functions/table-function.js";
 /**
  * The table function UNNEST(x) stands for, for the type of x: an ARRAY of ROWs emits each row's fields, an ARRAY
  * of other values each element (one column), a MAP each entry (`key`, `value`). `names` (the alias's column list)
- * rename the columns; a column the left side already has (`taken`) gets Flink's suffix (`x0`).
+ * rename the columns; a column the left side already has (`taken`) gets Flink's suffix (`x0`). With `ordinality`
+ * (`WITH ORDINALITY`, as in Flink) a last column `ORDINALITY INT NOT NULL` holds the element's position from 1: its
+ * index in the array (a NULL row element, which gives no row, still takes its position), a map entry's place in
+ * the map's iteration order.
  */
-export function unnestFunction(type: DataType, names: readonly string[] | undefined, taken: readonly string[]): TableFunction {
+export function unnestFunction(type: DataType, names: readonly string[] | undefined, taken: readonly string[], ordinality = false): TableFunction {
   let fields: { name: string; type: DataType }[];
   let rows: (v: unknown) => Iterable<unknown[]>;
   if (type.root === "ARRAY") {
@@ -18,22 +21,28 @@ export function unnestFunction(type: DataType, names: readonly string[] | undefi
       fields = element.fields.map((f) => ({ name: f.name, type: f.type }));
       // ROW values are objects keyed by field name (types/values.ts)
       rows = function* (v) {
+        let i = 0;
         for (const e of v as readonly unknown[]) {
-          if (e !== null) yield element.fields.map((f) => (Object.hasOwn(e as object, f.name) ? (e as Record<string, unknown>)[f.name] : null));
+          i++;
+          if (e === null) continue;
+          const r = element.fields.map((f) => (Object.hasOwn(e as object, f.name) ? (e as Record<string, unknown>)[f.name] : null));
+          if (ordinality) r.push(i);
+          yield r;
         }
       };
     } else {
       fields = [{ name: "EXPR$0", type: element }];
-      rows = function* (v) { for (const e of v as readonly unknown[]) yield [e]; };
+      rows = function* (v) { let i = 0; for (const e of v as readonly unknown[]) yield ordinality ? [e, ++i] : [e]; };
     }
   } else if (type.root === "MAP") {
     fields = [{ name: "key", type: type.keyType! }, { name: "value", type: type.valueType! }];
-    rows = function* (v) { for (const [k, x] of v as Map<unknown, unknown>) yield [k, x]; };
+    rows = function* (v) { let i = 0; for (const [k, x] of v as Map<unknown, unknown>) yield ordinality ? [k, x, ++i] : [k, x]; };
   } else {
     throw new ValidationError(`UNNEST takes an ARRAY or a MAP, got ${type}`);
   }
+  if (ordinality) fields.push({ name: "ORDINALITY", type: DataTypes.INT().notNull() });
   if (names !== undefined && names.length !== fields.length) {
-    throw new ValidationError(`UNNEST produces ${fields.length} column${fields.length === 1 ? "" : "s"} [${fields.map((f) => f.name).join(", ")}] but the alias names ${names.length} [${names.join(", ")}]`);
+    throw new ValidationError(`UNNEST${ordinality ? " ... WITH ORDINALITY" : ""} produces ${fields.length} column${fields.length === 1 ? "" : "s"} [${fields.map((f) => f.name).join(", ")}] but the alias names ${names.length} [${names.join(", ")}]`);
   }
   const used = new Set(taken);
   const columns = fields.map((f, i) => {

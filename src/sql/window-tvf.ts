@@ -20,6 +20,9 @@ export interface WindowTvfCall {
   /** Slide (HOP) or step (CUMULATE). */
   readonly step?: number;
   readonly stepNode?: ExprNode;
+  /** `OFFSET` (TUMBLE, HOP, CUMULATE): the shift of the window starts from the epoch, in milliseconds; any sign. */
+  readonly offset?: number;
+  readonly offsetNode?: ExprNode;
 }
 
 /** Parameter names in Flink's order: HOP's slide and CUMULATE's step come before the size. */
@@ -69,26 +72,26 @@ export function readWindowTvf(name: string, args: readonly CallArg[], resolveFun
   if (tv.kind !== "descriptor" || tv.names.length !== 1) {
     at(timecol.pos, () => { throw new ValidationError(`${type}: the TIMECOL argument must be DESCRIPTOR(column) naming one time attribute`); });
   }
-  const offset = given.get("OFFSET");
-  if (offset !== undefined) {
-    at(offset.pos, () => { throw new ValidationError(`${type}: a window OFFSET is not supported by tablestream; windows are aligned to the epoch`); });
-  }
-  const interval = (p: string): { ms: number; node: ExprNode } => {
+  const interval = (p: string, signed = false): { ms: number; node: ExprNode } => {
     const a = given.get(p)!;
     const v = a.value;
     return at(a.pos, () => {
       if (v.kind !== "expr") throw new ValidationError(`${type}: the ${p} argument must be an interval such as INTERVAL '10' MINUTES`);
       const { type: t, value } = evaluateConstant(v.node, `${type}: the ${p} argument`, resolveFunction);
       if (t.root !== "INTERVAL_DAY_TIME") throw new ValidationError(`${type}: the ${p} argument must be a day-time interval such as INTERVAL '10' MINUTES, got ${t} in ${nodeToString(v.node)}`);
+      if (signed && typeof value === "number" && Number.isFinite(value)) return { ms: value, node: v.node };
       if (typeof value !== "number" || !(value > 0)) throw new ValidationError(`${type}: the ${p} argument must be positive, got ${value === null ? "NULL" : `${String(value)} ms`}`);
       return { ms: value, node: v.node };
     });
   };
   const size = interval(type === "SESSION" ? "GAP" : "SIZE");
   const step = type === "HOP" ? interval("SLIDE") : type === "CUMULATE" ? interval("STEP") : undefined;
+  // Flink's offset shifts the window starts: any day-time interval, negative too (OFFSET => INTERVAL '-6' SECOND)
+  const offset = given.has("OFFSET") ? interval("OFFSET", true) : undefined;
   return {
     type, table: { name: table.name, pos: table.pos, partitionBy: table.partitionBy }, timeColumn: (tv as { names: readonly string[] }).names[0]!,
     size: size.ms, sizeNode: size.node, ...(step === undefined ? {} : { step: step.ms, stepNode: step.node }),
+    ...(offset === undefined || offset.ms === 0 ? {} : { offset: offset.ms, offsetNode: offset.node }),
   };
 }
 

@@ -4,7 +4,7 @@ import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetraction
 import { describeNode } from "../plan/explain.js";
 import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
 import { Schema } from "./schema.js";
-import { type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
+import { type ResolvedMetadataColumn, type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
 import { connectorByName, isBuiltInConnector } from "../connectors/built-in.js";
 import type { Connector } from "../connectors/connector.js";
 import { LookupFunction } from "../functions/temporal-table-function.js";
@@ -127,16 +127,41 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
   if (batch && spec.isBounded && !spec.isBounded(table)) {
     throw new ValidationError(`Querying an unbounded table '${t.name}' in batch mode is not allowed. The table source is unbounded.`);
   }
+  if (resolved.metadata !== undefined) checkReadableMetadata(t.name, resolved.metadata, spec.readableMetadata?.(table), d.connector);
   return sourceScanNode({
     schema: resolved.schema, tableName: t.name, connector: d.connector,
     options: Object.fromEntries(options), physical: resolved.physical,
     computed: resolved.computed.map((c) => ({ name: c.name, expr: c.expr })),
+    ...(resolved.metadata ? { metadata: resolved.metadata.map((m) => ({ name: m.name, key: m.key })) } : {}),
     ...(resolved.watermark ? { watermark: resolved.watermark } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
     ...(spec.sourceKinds ? { kinds: spec.sourceKinds(table) } : {}),
   });
 }
+
+/**
+ * Flink's checks of a source's metadata columns (DynamicSourceUtils): the connector must read metadata, each key
+ * must be one it lists, and the declared type must be the metadata's type (nullability and string lengths aside).
+ */
+function checkReadableMetadata(name: string, columns: readonly ResolvedMetadataColumn[], readable: ReadonlyMap<string, DataType> | undefined, connector: string): void {
+  const table = `default_catalog.default_database.${name}`;
+  if (readable === undefined || readable.size === 0) {
+    throw new ValidationError(`Table '${table}' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source (connector '${connector}').`);
+  }
+  for (const c of columns) {
+    const type = readable.get(c.key);
+    if (type === undefined) {
+      throw new ValidationError(`Invalid metadata key '${c.key}' in column '${c.name}' of table '${table}'. The DynamicTableSource of connector '${connector}' supports the following metadata keys for reading:\n${[...readable.keys()].join("\n")}`);
+    }
+    const same = type.root === c.type.root || (isString(type) && isString(c.type));
+    if (!same || (type.precision !== undefined && c.type.precision !== undefined && type.precision !== c.type.precision)) {
+      throw new ValidationError(`Invalid data type for metadata column '${c.name}' of table '${table}'. The column cannot be declared as '${c.type}' because the type must be castable from metadata type '${type}'.`);
+    }
+  }
+}
+
+const isString = (t: DataType) => t.root === "VARCHAR" || t.root === "CHAR";
 
 /**
  * Anonymous sinks are numbered per environment, not per process: the same program built in a new

@@ -17,12 +17,23 @@ export interface ResolvedComputedColumn {
 }
 
 /** A Schema resolved against an environment: what sources and fromValues build their plan nodes from. */
+/** A metadata column after resolution: its key (the column name when none was given), type and position. */
+export interface ResolvedMetadataColumn {
+  readonly name: string;
+  readonly key: string;
+  readonly type: DataType;
+  readonly virtual: boolean;
+  readonly index: number;
+}
+
 export interface ResolvedTableSchema {
   /** All columns in declared order; the watermark column is a ROWTIME attribute, key columns NOT NULL. */
   readonly schema: ResolvedSchema;
   /** The physical columns (what a source reads), in declared order. */
   readonly physical: ResolvedSchema;
   readonly computed: readonly ResolvedComputedColumn[];
+  /** Metadata columns (`columnByMetadata`): the key the source delivers each under, in declared order. */
+  readonly metadata?: readonly ResolvedMetadataColumn[];
   readonly watermark?: WatermarkSpec;
   readonly primaryKey?: readonly string[];
 }
@@ -47,8 +58,13 @@ export function resolveSchema(schema: Schema<object>, pc: PlanContext, emission:
   if (physicalCols.length === 0) throw new ValidationError(`a table schema needs at least one physical column, got [${schema.columnNames.join(", ")}]`);
   const physical = new ResolvedSchema(physicalCols);
   const computed: ResolvedComputedColumn[] = [];
+  const metadata: ResolvedMetadataColumn[] = [];
   const columns: Column[] = schema.columns.map((c, index) => {
     if (c.kind === "physical") return physical.column(c.name);
+    if (c.kind === "metadata") {
+      metadata.push({ name: c.name, key: c.key ?? c.name, type: c.type, virtual: c.virtual, index });
+      return { name: c.name, type: c.type };
+    }
     const text = c.sql ?? nodeToString(c.expr);
     if (containsAgg(c.expr)) throw new ValidationError(`computed column '${c.name}': aggregate functions are not allowed in ${text}`);
     let type: DataType;
@@ -74,7 +90,7 @@ export function resolveSchema(schema: Schema<object>, pc: PlanContext, emission:
       ? { rowtimeColumn: col.name, delayMillis, emit: "periodic", intervalRecords: checkInterval(emission.intervalRecords) }
       : { rowtimeColumn: col.name, delayMillis, emit: "on-event" };
   }
-  const resolved: ResolvedTableSchema = { schema: new ResolvedSchema(columns), physical, computed };
+  const resolved: ResolvedTableSchema = { schema: new ResolvedSchema(columns), physical, computed, ...(metadata.length > 0 ? { metadata } : {}) };
   return {
     ...resolved,
     ...(watermark ? { watermark } : {}),
@@ -141,6 +157,9 @@ export function evaluateConstant(e: ExprNode, pc: PlanContext): { type: DataType
  */
 export function computedColumnsFunction(resolved: ResolvedTableSchema, resolveFunction?: FunctionResolver):
   ((physical: readonly unknown[]) => unknown[]) | undefined {
+  if (resolved.metadata !== undefined) {
+    throw new ValidationError(`metadata column '${resolved.metadata[0]!.name}': metadata columns are provided by a connector's source (a table created with a TableDescriptor); this table has no source to read them from`);
+  }
   if (resolved.computed.length === 0) return undefined;
   const ctx = new CodegenContext(resolved.physical, resolveFunction, "p");
   let phys = 0;

@@ -48,7 +48,9 @@ export class Schema<S extends object = Record<string, unknown>> {
 
   /** Flink's rendering: one line per column, computed columns with `AS`, then watermark and constraint. */
   toString(): string {
-    const lines = this.columns.map((c) => (c.kind === "physical" ? `  \`${c.name}\` ${c.type}` : `  \`${c.name}\` AS ${c.sql ?? nodeToString(c.expr)}`));
+    const lines = this.columns.map((c) => (c.kind === "physical" ? `  \`${c.name}\` ${c.type}`
+      : c.kind === "metadata" ? `  \`${c.name}\` ${c.type} METADATA${c.key === undefined ? "" : ` FROM '${c.key}'`}${c.virtual ? " VIRTUAL" : ""}`
+      : `  \`${c.name}\` AS ${c.sql ?? nodeToString(c.expr)}`));
     if (this.watermarkSpec) lines.push(`  WATERMARK FOR \`${this.watermarkSpec.column}\` AS ${this.watermarkSpec.sql ?? nodeToString(this.watermarkSpec.expr)}`);
     if (this.primaryKeySpec) {
       lines.push(`  CONSTRAINT \`${this.primaryKeySpec.name}\` PRIMARY KEY (${this.primaryKeySpec.columns.map((c) => `\`${c}\``).join(", ")}) NOT ENFORCED`);
@@ -60,7 +62,9 @@ export class Schema<S extends object = Record<string, unknown>> {
 export type SchemaColumn =
   | { readonly kind: "physical"; readonly name: string; readonly type: DataType }
   /** `sql` keeps the text a SQL-declared column was written as (for toString and error messages). */
-  | { readonly kind: "computed"; readonly name: string; readonly expr: ExprNode; readonly sql?: string };
+  | { readonly kind: "computed"; readonly name: string; readonly expr: ExprNode; readonly sql?: string }
+  /** Flink's metadata column: a value the source delivers next to the row under `key` (default: the column name). */
+  | { readonly kind: "metadata"; readonly name: string; readonly type: DataType; readonly key?: string; readonly virtual: boolean };
 
 export interface SchemaWatermark {
   readonly column: string;
@@ -131,6 +135,24 @@ export class SchemaBuilder<S extends object> {
     const col: SchemaColumn = typeof expr === "string"
       ? { kind: "computed", name, expr: parseSqlExpression(expr, `computed column '${name}'`), sql: expr }
       : { kind: "computed", name, expr: exprNode(expr, `columnByExpression('${name}')`) };
+    return new SchemaBuilder([...this.columns, col], this.wm, this.pk);
+  }
+
+  /**
+   * A metadata column (Flink's `columnByMetadata`): a value the connector provides per row next to the physical
+   * columns, read under `metadataKey` (default: the column name), e.g. the filesystem source's
+   * `.columnByMetadata("file", DataTypes.STRING().notNull(), "file.path")`. The connector must declare the key
+   * (docs/connectors.md lists them); `isVirtual` marks it read-only (left out when the table is written).
+   */
+  columnByMetadata<const N extends string, const T extends DataType<unknown> | string>(
+    name: N & CheckNewColumn<S, N>, type: T, metadataKey?: string, isVirtual = false,
+  ): SchemaBuilder<S & { [K in N]: ColumnValue<T> }> {
+    this.checkName(name, "columnByMetadata");
+    const dt = toDataType(type as DataType | string, `metadata column '${name}'`);
+    if (metadataKey !== undefined && (typeof metadataKey !== "string" || metadataKey === "")) {
+      throw new ValidationError(`columnByMetadata('${name}'): the metadata key must be a non-empty string, got ${String(metadataKey)}`);
+    }
+    const col: SchemaColumn = { kind: "metadata", name, type: dt, ...(metadataKey === undefined ? {} : { key: metadataKey }), virtual: isVirtual === true };
     return new SchemaBuilder([...this.columns, col], this.wm, this.pk);
   }
 

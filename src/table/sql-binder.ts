@@ -32,6 +32,7 @@ import { planWindowJoin } from "../plan/window-join-builder.js";
 import { unnestFunction } from "../sql/unnest.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "../sql/window-tvf.js";
 import { likeSourceError, mergeLike } from "./sql-table-like.js";
+import { SubqueryRewriter } from "./sql-subqueries.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -199,12 +200,26 @@ export class Binder {
     }
     const windowed = preBound === undefined ? this.windowAggregateSource(q) : undefined;
     const from = preBound ?? windowed?.bound ?? this.from(q.from);
-    const sources = from.sources;
+    let sources = from.sources;
     let t = from.table;
     // IN (SELECT ...) / EXISTS (...) conjuncts of WHERE are semi / anti joins after the plain conditions
     const parts = q.where === undefined ? [] : splitAnd(q.where.expr);
     const subqueries = parts.filter(isSubqueryConjunct);
-    const plain = parts.filter((p) => !isSubqueryConjunct(p));
+    let plain = parts.filter((p) => !isSubqueryConjunct(p));
+    // any other subquery (scalar, or IN / EXISTS under OR, NOT, CASE, in SELECT) is a left join (sql-subqueries.ts)
+    const starSources = sources;
+    const rewriter = new SubqueryRewriter(this.subqueryHost(), t, sources);
+    plain = plain.map((p) => rewriter.rewrite(p));
+    if (q.items !== undefined) q = { ...q, items: q.items.map((it) => (it.star === undefined ? { ...it, expr: rewriter.rewrite(it.expr) } : it)) };
+    if (rewriter.used) {
+      if (windowed !== undefined) throw new ValidationError(`SQL validation failed. ${location(this.src, q.pos)}: a subquery is not supported in a window aggregate's SELECT or WHERE`);
+      const aggregating = q.groupBy !== undefined || q.having !== undefined || (q.items ?? []).some((it) => it.star === undefined && containsAgg(it.expr));
+      if (aggregating && (q.items ?? []).some((it) => it.star === undefined && mentionsHidden(it.expr))) {
+        throw new ValidationError(`SQL validation failed. ${location(this.src, q.pos)}: a subquery in the SELECT list of an aggregate query is not supported; compute it in an outer query`);
+      }
+      t = rewriter.table;
+      sources = [...sources, rewriter.source];
+    }
     const where = q.where === undefined || plain.length === 0 ? undefined
       : { pos: q.where.pos, expr: plain.length === 1 ? plain[0]! : { kind: "Call", fn: "and", args: plain } as ExprNode };
     if (where !== undefined) {
@@ -217,7 +232,7 @@ export class Binder {
       t = this.at(where.pos, () => untyped(input).filter(cond));
     }
     for (const s of subqueries) t = this.subqueryJoin(t, sources, s);
-    const items = this.expandStars(q, sources);
+    const items = this.expandStars(q, starSources);
     const grouped = q.groupBy !== undefined || q.having !== undefined || items.some((it) => containsAgg(it.expr));
     const exprs = items.map((it, i) => new Expression(selectExpr(it.resolved ? it.expr : this.resolve(it.expr, sources, it.pos), it.alias, i)));
     if (exprs.some((e) => containsOver(e.node))) {
@@ -232,7 +247,8 @@ export class Binder {
       t = this.groupingSets(q, t, sources, items, exprs);
     } else if (grouped) {
       t = this.grouped(q, t, sources, items, exprs, windowed);
-    } else if (q.items !== undefined) {
+    } else if (q.items !== undefined || rewriter.used) {
+      // with subqueries joined in, SELECT * drops their hidden columns
       t = this.project(t, items, exprs, q.pos);
     }
     if (q.distinct) { const input = t; t = this.at(q.pos, () => untyped(input).distinct()); }
@@ -400,6 +416,19 @@ export class Binder {
     return untyped(filtered).select(...names.map((n) => new Expression({ kind: "Column", name: n })));
   }
 
+  /** The binder's parts the subquery rewriter uses. */
+  private subqueryHost(): ConstructorParameters<typeof SubqueryRewriter>[0] {
+    const pc = this.env.planContext();
+    return {
+      query: (q) => this.query(q),
+      from: (f) => this.from(f),
+      resolve: (e, sources, pos) => this.resolve(e, sources, pos),
+      at: (pos, f) => this.at(pos, f),
+      fail: (pos, message) => this.fail(pos, message),
+      typeOf: (e, t) => typeOf(e, t.getResolvedSchema(), pc),
+    };
+  }
+
   private from(f: FromItem): Bound {
     switch (f.kind) {
       case "Table": {
@@ -562,7 +591,7 @@ export class Binder {
     const schema = left.table.getResolvedSchema();
     const pc = this.env.planContext();
     const type = this.at(r.pos, () => typeOf(arg, schema, pc));
-    const fn = this.at(r.pos, () => unnestFunction(type, r.columns, schema.names));
+    const fn = this.at(r.pos, () => unnestFunction(type, r.columns, schema.names, r.ordinality === true));
     const added = fn.columns.map((c) => c.name);
     const sources = [...left.sources, { qualifier: r.alias, columns: new Map(added.map((n, i) => [r.columns?.[i] ?? fn.columns[i]!.name, n])) }];
     const on = f.on === undefined ? undefined : new Expression(this.resolve(f.on, sources, f.pos));
@@ -579,7 +608,10 @@ export class Binder {
       throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: SESSION(TABLE ...) is supported in a window aggregate only: GROUP BY window_start, window_end`);
     }
     const input = this.table(call.table.name, call.table.pos);
-    const window = { type: call.type, timeColumn: call.timeColumn, size: call.size, ...(call.step === undefined ? {} : { step: call.step }) };
+    const window = {
+      type: call.type, timeColumn: call.timeColumn, size: call.size,
+      ...(call.step === undefined ? {} : { step: call.step }), ...(call.offset === undefined ? {} : { offset: call.offset }),
+    };
     return this.at(f.pos, () => new TableClass(this.env, windowTableFunctionNode({ input: input.node, window })) as AnyTable);
   }
 
@@ -613,6 +645,7 @@ export class Binder {
     const type = call.type === "HOP" ? "SLIDE" : call.type;
     const window: GroupWindowDefinition = {
       type, size: call.sizeNode, ...(call.stepNode === undefined ? {} : { step: call.stepNode }),
+      ...(call.offsetNode === undefined ? {} : { offset: call.offsetNode }),
       timeField: { kind: "Column", name: call.timeColumn }, alias: WINDOW_ALIAS,
     };
     const columns = new Map(schema.names.map((n) => [n, n]));
@@ -933,15 +966,14 @@ export class Binder {
     }
     type Builder = {
       column(n: string, t: DataType): Builder; columnByExpression(n: string, e: string | Expression<unknown>): Builder;
+      columnByMetadata(n: string, t: DataType, key?: string, isVirtual?: boolean): Builder;
       watermark(c: string, e: string | Expression<unknown>): Builder; primaryKey(...c: string[]): Builder; build(): Schema;
     };
     let schema = Schema.newBuilder() as unknown as Builder;
     for (const c of s.columns) {
-      if (c.kind === "metadata") {
-        // no built-in connector provides metadata (Flink raises this when the table is read; here at CREATE TABLE)
-        throw new ValidationError(`SQL validation failed. ${location(this.src, c.pos)}: Table 'default_catalog.default_database.${s.name}' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source (connector '${connector[1]}'; no built-in connector provides metadata columns).`);
-      }
+      // a metadata key the connector does not provide is Flink's error when the table is read (table/connector-tables.ts)
       schema = this.at(c.pos, () => (c.kind === "physical" ? schema.column(c.name, c.type)
+        : c.kind === "metadata" ? schema.columnByMetadata(c.name, c.type, c.key, c.virtual)
         : schema.columnByExpression(c.name, c.node !== undefined ? new Expression(c.node) : c.sql)));
     }
     const wm = s.watermark;
@@ -1026,7 +1058,17 @@ function hasWindows(node: PlanNode): boolean {
 /** `x IN (SELECT ...)`, `EXISTS (...)` or their negations: a WHERE conjunct planned as a semi / anti join. */
 function isSubqueryConjunct(e: ExprNode): boolean {
   const inner = e.kind === "Call" && e.fn === "not" ? e.args[0]! : e;
-  return inner.kind === "Call" && inner.fn === "$subquery";
+  return inner.kind === "Call" && inner.fn === "$subquery" && (inner as unknown as SubqueryCall).mode !== "SCALAR";
+}
+
+/** Whether an expression reads a column a subquery's join added (`$sq0`, ...). */
+function mentionsHidden(e: ExprNode): boolean {
+  switch (e.kind) {
+    case "Column": return e.name.startsWith("$sq");
+    case "Alias": case "Sort": case "Argument": return mentionsHidden(e.expr);
+    case "Call": case "Agg": return e.args.some(mentionsHidden);
+    default: return false;
+  }
 }
 
 const nodeToStringSafe = (e: ExprNode): string => (e.kind === "Column" ? e.name : JSON.stringify(e));

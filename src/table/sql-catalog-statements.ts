@@ -214,7 +214,8 @@ function describe(env: TableEnvironment, name: string, pos: number, fail: (pos: 
   const pk = spec?.primaryKeySpec?.columns;
   const rows = resolved.columns.filter((c) => keep(c.name)).map((c) => {
     const decl = spec?.columns.find((x) => x.name === c.name);
-    const extras = decl?.kind === "computed" ? `AS ${decl.sql ?? "<expression>"}` : null;
+    const extras = decl?.kind === "computed" ? `AS ${decl.sql ?? "<expression>"}`
+      : decl?.kind === "metadata" ? `METADATA${decl.key === undefined ? "" : ` FROM '${decl.key}'`}${decl.virtual ? " VIRTUAL" : ""}` : null;
     const wm = spec?.watermarkSpec?.column === c.name ? spec.watermarkSpec.sql ?? null : null;
     return [c.name, c.type.nullable().toString(), c.type.isNullable, pk?.includes(c.name) ? `PRI(${pk.join(", ")})` : null, extras, wm];
   });

@@ -40,6 +40,8 @@ export function mergeLike(s: CreateTableStatement, source: TableDescriptor<objec
     for (const c of base.columns) {
       if (c.kind === "physical") {
         columns.push({ kind: "physical", name: c.name, type: c.type, pos: like.pos });
+      } else if (c.kind === "metadata") {
+        if (st.METADATA !== "EXCLUDING") columns.push({ kind: "metadata", name: c.name, type: c.type, key: c.key, virtual: c.virtual, pos: like.pos });
       } else if (st.GENERATED !== "EXCLUDING") {
         columns.push({ kind: "computed", name: c.name, sql: c.sql ?? "", ...(c.sql === undefined ? { node: c.expr } : {}), pos: like.pos });
       }

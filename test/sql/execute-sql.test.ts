@@ -198,7 +198,7 @@ describe("executeSql: errors", () => {
   it("constructs outside the subset are rejected as not supported", () => {
     const cases: [string, string][] = [
       ["SELECT * FROM a NATURAL JOIN b", "line 1, column 17: NATURAL JOIN is not supported by tablestream's SQL (docs/sql.md lists what is)"],
-      ["SELECT * FROM t WINDOW w AS (PARTITION BY a)", "line 1, column 17: WINDOW is not supported"],
+      ["SELECT * FROM t QUALIFY a > 1", "line 1, column 17: QUALIFY is not supported"],
       ["CREATE CATALOG c WITH ('type' = 'x')", "line 1, column 8: CREATE CATALOG is not supported"],
       ["DROP DATABASE d", "line 1, column 6: DROP DATABASE is not supported"],
       ["USE db1", "line 1, column 1: USE is not supported"],

@@ -63,13 +63,47 @@ describe("OVER aggregates in SQL", () => {
       .toEqual(["+I[1, 1]", "+I[2, 3]", "+I[4, 6]", "+I[8, 8]", "+I[16, 20]"]);
   });
 
-  it("errors: two different windows, a FOLLOWING bound, DESC, GROUP BY with OVER, a named window", () => {
+  it("errors: two different windows, a FOLLOWING bound, DESC, GROUP BY with OVER, an undeclared named window", () => {
     const e = env(APPEND);
     expect(() => e.sqlQuery("SELECT SUM(val) OVER (PARTITION BY key ORDER BY val), COUNT(*) OVER (ORDER BY val) FROM source_t"))
       .toThrow(/all OVER aggregates of one SELECT must use the same window/);
     expect(() => e.sqlQuery("SELECT SUM(val) OVER (ORDER BY val ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM source_t")).toThrow(/expected CURRENT ROW/);
     expect(() => e.sqlQuery("SELECT SUM(val) OVER (ORDER BY val DESC) FROM source_t")).toThrow(ValidationError);
     expect(() => e.sqlQuery("SELECT key, SUM(val) OVER (ORDER BY val) FROM source_t GROUP BY key")).toThrow(/cannot be combined with GROUP BY/);
-    expect(() => e.sqlQuery("SELECT SUM(val) OVER w FROM source_t")).toThrow(/named windows \(OVER w\) are not supported/);
+    expect(() => e.sqlQuery("SELECT SUM(val) OVER w FROM source_t")).toThrow(/at line 1, column 22: Window 'w' not found/);
+  });
+});
+
+describe("named windows: WINDOW w AS (...)", () => {
+  it("OVER w binds as the window written in parentheses (R-133 with a named window)", async () => {
+    const named = "SELECT key, val, ts, SUM(val) OVER w AS sum_val, COUNT(key) OVER w AS cnt_key FROM source_t "
+      + "WINDOW w AS (PARTITION BY key ORDER BY val RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)";
+    const rows = await env(APPEND).executeSql(named).toChangelog();
+    expect(rows).toEqual([
+      "+I[key1, 1, 100, 1, 1]", "+I[key1, 2, 200, 3, 2]", "+I[key1, 5, 500, 8, 3]", "+I[key1, 6, 600, 14, 4]",
+      "+I[key2, 1, 100, 1, 1]", "+I[key2, 2, 200, 3, 2]",
+      "+I[key1, 4, 400, 7, 3]", "-U[key1, 5, 500, 8, 3]", "+U[key1, 5, 500, 12, 4]", "-U[key1, 6, 600, 14, 4]", "+U[key1, 6, 600, 18, 5]",
+    ]);
+    const e = env(APPEND);
+    expect(e.sqlQuery(named).explain()).toEqual(e.sqlQuery(`SELECT key, val, ts, SUM(val) ${FRAME} AS sum_val, COUNT(key) ${FRAME} AS cnt_key FROM source_t`).explain());
+  });
+
+  it("a ROWS frame over event time, a window among several, and ROW_NUMBER() OVER w as a top-N", async () => {
+    const e = streaming();
+    e.createTemporaryView("E", e.fromValues(events, ev("a", 1, 1), ev("a", 2, 2), ev("a", 4, 3), ev("b", 8, 3), ev("a", 16, 4)) as never);
+    const sql = "SELECT k, v, SUM(v) OVER w2 AS s2, MAX(v) OVER w2 AS m2 FROM E "
+      + "WINDOW w1 AS (ORDER BY ts), w2 AS (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)";
+    expect(await e.executeSql(sql).toChangelog()).toEqual(["+I[a, 1, 1, 1]", "+I[a, 2, 3, 2]", "+I[a, 4, 6, 4]", "+I[b, 8, 8, 8]", "+I[a, 16, 20, 16]"]);
+    const top = "SELECT k, v FROM (SELECT k, v, ROW_NUMBER() OVER w AS rn FROM E WINDOW w AS (PARTITION BY k ORDER BY v DESC)) WHERE rn <= 1";
+    expect(await e.executeSql(top).toChangelog()).toEqual(await e.executeSql(
+      "SELECT k, v FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM E) WHERE rn <= 1").toChangelog());
+    expect((await e.executeSql(top).toChangelog()).length).toBeGreaterThan(2);
+  });
+
+  it("errors: an unknown name lists the declared ones, a duplicate name, NULLS FIRST in an aggregate's window", () => {
+    const e = env(APPEND);
+    expect(() => e.sqlQuery("SELECT SUM(val) OVER x FROM source_t WINDOW w AS (ORDER BY val)")).toThrow(/Window 'x' not found; the WINDOW clause declares 'w'/);
+    expect(() => e.sqlQuery("SELECT SUM(val) OVER w FROM source_t WINDOW w AS (ORDER BY val), w AS (ORDER BY ts)")).toThrow(/column 66: Duplicate window names not allowed: 'w'/);
+    expect(() => e.sqlQuery("SELECT SUM(val) OVER w FROM source_t WINDOW w AS (ORDER BY val NULLS FIRST)")).toThrow(/NULLS FIRST \/ LAST is not supported in the window of an OVER aggregate/);
   });
 });

@@ -78,6 +78,22 @@ describe("INSERT OVERWRITE", () => {
     expect(await env.executeSql("SELECT * FROM Out").toArray()).toEqual([{ a: 7 }, { a: 8 }]);
   });
 
+  it("a failed INSERT OVERWRITE keeps the old files and leaves no staged file; a later one replaces them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ts-sql-overwrite-fail-"));
+    const env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    env.executeSql(`CREATE TABLE Out (a INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/out', 'format' = 'csv')`);
+    const lines = () => readdirSync(join(dir, "out")).flatMap((f) => readFileSync(join(dir, "out", f), "utf8").split("\n").filter(Boolean)).sort();
+    await env.executeSql("INSERT INTO Out VALUES (1), (2)").await();
+    const before = readdirSync(join(dir, "out"));
+    // the third row fails the CAST after two rows were written
+    const failing = env.executeSql("INSERT OVERWRITE Out SELECT CAST(s AS INT) FROM (VALUES ('7'), ('8'), ('x')) AS t (s)");
+    await expect(failing.await()).rejects.toThrow(/x/);
+    expect(readdirSync(join(dir, "out"))).toEqual(before);
+    expect(lines()).toEqual(["1", "2"]);
+    await env.executeSql("INSERT OVERWRITE Out VALUES (9)").await();
+    expect(lines()).toEqual(["9"]);
+  });
+
   it("is rejected in streaming mode and for sinks without overwrite support", () => {
     const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
     env.executeSql("CREATE TABLE Out (a INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/never-written', 'format' = 'csv')");

@@ -48,4 +48,21 @@ describe("UNNEST", () => {
     expect(() => e.sqlQuery("SELECT * FROM UNNEST(tags) AS t (x)")).toThrow(ValidationError);
     expect(() => e.sqlQuery("SELECT * FROM Orders FULL JOIN UNNEST(tags) AS t (x) ON TRUE")).toThrow(/use CROSS JOIN or LEFT JOIN \.\.\. ON TRUE/);
   });
+
+  it("WITH ORDINALITY AS t (v, pos): each element with its position from 1, for arrays, arrays of rows and maps", async () => {
+    const e = env();
+    expect(await e.executeSql("SELECT id, tag, pos FROM Orders CROSS JOIN UNNEST(tags) WITH ORDINALITY AS t (tag, pos)").toChangelog())
+      .toEqual(["+I[1, a, 1]", "+I[1, b, 2]", "+I[4, c, 1]", "+I[4, null, 2]"]);
+    expect(await e.executeSql("SELECT id, name, qty, n FROM Orders CROSS JOIN UNNEST(items) WITH ORDINALITY AS t (name, qty, n)").toChangelog())
+      .toEqual(["+I[1, apple, 2, 1]", "+I[2, pear, 1, 1]", "+I[2, plum, 3, 2]"]);
+    expect(await e.executeSql("SELECT id, k, v, i FROM Orders CROSS JOIN UNNEST(attrs) WITH ORDINALITY AS m (k, v, i)").toChangelog())
+      .toEqual(["+I[1, x, 1, 1]", "+I[4, y, 2, 1]", "+I[4, z, 3, 2]"]);
+    expect(await e.executeSql("SELECT id, tag, pos FROM Orders LEFT JOIN UNNEST(tags) WITH ORDINALITY AS t (tag, pos) ON TRUE").toChangelog())
+      .toEqual(["+I[1, a, 1]", "+I[1, b, 2]", "+I[2, null, null]", "+I[3, null, null]", "+I[4, c, 1]", "+I[4, null, 2]"]);
+    const schema = e.sqlQuery("SELECT * FROM Orders CROSS JOIN UNNEST(tags) WITH ORDINALITY").getResolvedSchema();
+    expect(schema.names).toEqual(["id", "tags", "items", "attrs", "EXPR$0", "ORDINALITY"]);
+    expect(schema.toString()).toContain("`ORDINALITY` INT NOT NULL");
+    expect(() => e.sqlQuery("SELECT * FROM Orders CROSS JOIN UNNEST(tags) WITH ORDINALITY AS t (x)"))
+      .toThrow(/UNNEST \.\.\. WITH ORDINALITY produces 2 columns \[EXPR\$0, ORDINALITY\] but the alias names 1 \[x\]/);
+  });
 });

@@ -167,12 +167,12 @@ describe("window table functions on their own (R-157 .. R-167)", () => {
     ]);
   });
 
-  it("errors name the argument: a missing one, a non-time column, an offset, a wrong type, SESSION on its own", () => {
+  it("errors name the argument: a missing one, a non-time column, a non-interval offset, a wrong type, SESSION on its own", () => {
     const env = bidEnv();
     expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time)))")).toThrow(/TUMBLE is missing the argument SIZE: TUMBLE\(DATA, TIMECOL, SIZE \[, OFFSET\]\)/);
     expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(ts), INTERVAL '1' SECOND))")).toThrow(/column 'ts' is not an event-time attribute/);
-    expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '10' SECOND, INTERVAL '1' SECOND))"))
-      .toThrow(/At line 1, column 85: TUMBLE: a window OFFSET is not supported/);
+    expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '10' SECOND, 1))"))
+      .toThrow(/At line 1, column 85: TUMBLE: the OFFSET argument must be a day-time interval/);
     expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), 10))")).toThrow(/the SIZE argument must be a day-time interval/);
     expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), SIZES => INTERVAL '1' SECOND))")).toThrow(/TUMBLE has no parameter 'SIZES'/);
     expect(() => env.sqlQuery("SELECT * FROM TABLE(HOP(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '3' SECOND, INTERVAL '10' SECOND))")).toThrow(/whole multiple of the slide/);
@@ -180,5 +180,54 @@ describe("window table functions on their own (R-157 .. R-167)", () => {
     expect(() => env.sqlQuery("SELECT * FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '10' SECOND)) x, bid_t")).not.toThrow();
     expect(() => env.sqlQuery("SELECT window_start, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '10' SECOND)) WHERE window_start > TIMESTAMP '2020-01-01 00:00:00' GROUP BY window_start, window_end"))
       .toThrow(ValidationError);
+  });
+});
+
+const rowsOf = (s: string) => s.replace(/`/g, "").split(/(?<=\]), /);
+describe("window offsets (R-115, R-121, R-127, R-159)", () => {
+  it("R-115 window-aggregate-tumble-event-time-with-offset: windows start 1 s after the epoch-aligned ones", async () => {
+    const sql = AGG("TUMBLE(TABLE window_source_t, DESCRIPTOR(rowtime), INTERVAL '5' SECOND, INTERVAL '1' SECOND)");
+    expect(sorted(await windowEnv().executeSql(sql).toChangelog())).toEqual(sorted(rowsOf(
+      "`+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:06, 4, 10, 2]`, `+I[b, 2020-10-10T00:00:06, 2020-10-10T00:00:11, 2, 9, 2]`, `+I[a, 2020-10-10T00:00:06, 2020-10-10T00:00:11, 1, 3, 1]`, `+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:21, 1, 4, 1]`, "
+      + "`+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 1, 1]`, `+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 7, 0]`, `+I[a, 2020-10-10T00:00:36, 2020-10-10T00:00:41, 1, 10, 1]`, `+I[c, 2020-10-10T00:00:41, 2020-10-10T00:00:46, 1, 12, 1]`, `+I[d, 2020-10-10T00:00:41, 2020-10-10T00:00:46, 2, 24, 2]`")));
+    expect(windowEnv().sqlQuery(sql).explain()).toContain("TumblingGroupWindow('$window, rowtime, 5000ms, offset=1000ms)");
+  });
+
+  it("R-121 window-aggregate-hop-event-time-with-offset: HOP(data, timecol, slide, size, offset)", async () => {
+    const sql = AGG("HOP(TABLE window_source_t, DESCRIPTOR(rowtime), INTERVAL '5' SECOND, INTERVAL '10' SECOND, INTERVAL '1' SECOND)");
+    expect(sorted(await windowEnv().executeSql(sql).toChangelog())).toEqual(sorted(rowsOf(
+      "`+I[a, 2020-10-09T23:59:56, 2020-10-10T00:00:06, 4, 10, 2]`, `+I[b, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 2, 9, 2]`, `+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 6, 18, 3]`, `+I[b, 2020-10-10T00:00:06, 2020-10-10T00:00:16, 2, 9, 2]`, `+I[a, 2020-10-10T00:00:06, 2020-10-10T00:00:16, 1, 3, 1]`, `+I[b, 2020-10-10T00:00:11, 2020-10-10T00:00:21, 1, 4, 1]`, `+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:26, 1, 4, 1]`, "
+      + "`+I[b, 2020-10-10T00:00:26, 2020-10-10T00:00:36, 1, 1, 1]`, `+I[null, 2020-10-10T00:00:26, 2020-10-10T00:00:36, 1, 7, 0]`, `+I[a, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 10, 1]`, `+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 1, 1]`, `+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 7, 0]`, `+I[c, 2020-10-10T00:00:36, 2020-10-10T00:00:46, 1, 12, 1]`, `+I[d, 2020-10-10T00:00:36, 2020-10-10T00:00:46, 2, 24, 2]`, `+I[a, 2020-10-10T00:00:36, 2020-10-10T00:00:46, 1, 10, 1]`, `+I[d, 2020-10-10T00:00:41, 2020-10-10T00:00:51, 2, 24, 2]`, `+I[c, 2020-10-10T00:00:41, 2020-10-10T00:00:51, 1, 12, 1]`")));
+  });
+
+  it("R-127 window-aggregate-cumulate-event-time-with-offset: named arguments (OFFSET =>) give the same rows", async () => {
+    const expected = sorted(rowsOf(
+      "`+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:06, 4, 10, 2]`, `+I[b, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 2, 9, 2]`, `+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 6, 18, 3]`, `+I[b, 2020-10-10T00:00:01, 2020-10-10T00:00:16, 2, 9, 2]`, `+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:16, 6, 18, 3]`, `+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:21, 1, 4, 1]`, `+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:26, 1, 4, 1]`, `+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:31, 1, 4, 1]`, "
+      + "`+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 1, 1]`, `+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 7, 0]`, `+I[a, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 10, 1]`, `+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 1, 1]`, `+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 7, 0]`, `+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 1, 1]`, `+I[c, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 12, 1]`, `+I[d, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 2, 24, 2]`, `+I[a, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 10, 1]`, `+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 7, 0]`"));
+    expect(sorted(await windowEnv().executeSql(AGG("CUMULATE(TABLE window_source_t, DESCRIPTOR(rowtime), INTERVAL '5' SECOND, INTERVAL '15' SECOND, INTERVAL '1' SECOND)")).toChangelog()))
+      .toEqual(expected);
+    const named = AGG("CUMULATE(DATA => TABLE window_source_t, TIMECOL => DESCRIPTOR(rowtime), OFFSET => INTERVAL '1' SECOND, SIZE => INTERVAL '15' SECOND, STEP => INTERVAL '5' SECOND)");
+    expect(sorted(await windowEnv().executeSql(named).toChangelog())).toEqual(expected);
+  });
+
+  it("R-159 window-table-function-tumble-tvf-negative-offset: INTERVAL '-6' SECOND shifts the windows back", async () => {
+    const t = bidEnv().sqlQuery(TVF_ROWS("TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '10' SECOND, INTERVAL '-6' SECOND)"));
+    expect(t.explain()).toContain("WindowTableFunction(window=[TUMBLE(time_col=[bid_time], size=[10000ms], offset=[-6000ms])]");
+    expect(await t.execute().toChangelog()).toEqual(rowsOf(
+      "`+I[2020-04-15T08:00:05, 4.00, C, 2020-04-15T08:00:04, 2020-04-15T08:00:14, 2020-04-15T08:00:13.999]`, `+I[2020-04-15T08:00:07, 2.00, A, 2020-04-15T08:00:04, 2020-04-15T08:00:14, 2020-04-15T08:00:13.999]`, `+I[2020-04-15T08:00:09, 5.00, D, 2020-04-15T08:00:04, 2020-04-15T08:00:14, 2020-04-15T08:00:13.999]`, `+I[2020-04-15T08:00:11, 3.00, B, 2020-04-15T08:00:04, 2020-04-15T08:00:14, 2020-04-15T08:00:13.999]`, `+I[2020-04-15T08:00:13, 1.00, E, 2020-04-15T08:00:04, 2020-04-15T08:00:14, 2020-04-15T08:00:13.999]`, `+I[2020-04-15T08:00:17, 6.00, F, 2020-04-15T08:00:14, 2020-04-15T08:00:24, 2020-04-15T08:00:23.999]`, "
+      + "`+I[2020-04-15T08:00:21, 4.00, A, 2020-04-15T08:00:14, 2020-04-15T08:00:24, 2020-04-15T08:00:23.999]`, `+I[2020-04-15T08:00:27, 5.00, C, 2020-04-15T08:00:24, 2020-04-15T08:00:34, 2020-04-15T08:00:33.999]`"));
+  });
+
+  it("HOP and CUMULATE on their own shift by the offset; an offset larger than the size is the same as its remainder", async () => {
+    const hop = (off: string) => `SELECT item, window_start, window_end FROM TABLE(HOP(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '5' SECOND, INTERVAL '10' SECOND, INTERVAL '${off}' SECOND)) WHERE item = 'C'`;
+    expect(await bidEnv().executeSql(hop("2")).toChangelog()).toEqual([
+      "+I[C, 2020-04-15T07:59:57, 2020-04-15T08:00:07]", "+I[C, 2020-04-15T08:00:02, 2020-04-15T08:00:12]",
+      "+I[C, 2020-04-15T08:00:22, 2020-04-15T08:00:32]", "+I[C, 2020-04-15T08:00:27, 2020-04-15T08:00:37]",
+    ]);
+    expect(await bidEnv().executeSql(hop("12")).toChangelog()).toEqual(await bidEnv().executeSql(hop("2")).toChangelog());
+    expect(await bidEnv().executeSql("SELECT item, window_start, window_end FROM TABLE(CUMULATE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '5' SECOND, INTERVAL '10' SECOND, INTERVAL '-2' SECOND)) WHERE item IN ('C', 'B')").toChangelog()).toEqual([
+      "+I[C, 2020-04-15T07:59:58, 2020-04-15T08:00:08]", "+I[B, 2020-04-15T08:00:08, 2020-04-15T08:00:13]", "+I[B, 2020-04-15T08:00:08, 2020-04-15T08:00:18]",
+      "+I[C, 2020-04-15T08:00:18, 2020-04-15T08:00:28]",
+    ]);
   });
 });

@@ -48,3 +48,14 @@ const r = names.executeInsert(printer);
 expectTypeOf(r.await()).toEqualTypeOf<Promise<void>>();
 expectTypeOf(r.getJobClient().cancel()).toEqualTypeOf<Promise<void>>();
 void Row;
+
+// metadata columns (columnByMetadata) are columns of the table's type like physical ones
+const withFile = Schema.newBuilder()
+  .column("id", DataTypes.INT())
+  .columnByMetadata("path", DataTypes.STRING().notNull(), "file.path", true)
+  .columnByMetadata("file.size", "BIGINT")
+  .build();
+const read = env.from(TableDescriptor.forConnector("filesystem").schema(withFile).option("path", "/tmp/x").format("csv").build());
+expectTypeOf<SchemaOf<typeof read>>().toEqualTypeOf<{ id: number | null; path: string; "file.size": number | null }>();
+// @ts-expect-error a metadata column's name must be new
+Schema.newBuilder().column("id", DataTypes.INT()).columnByMetadata("id", DataTypes.STRING());

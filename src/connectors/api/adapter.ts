@@ -45,8 +45,11 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       const projection = pushdown?.projection;
       // with projection pushdown the reader's rows carry the projected columns
       const projected = projection === undefined ? ctx : Object.freeze({ ...ctx, columns: projection.map((i) => ctx.columns[i]!) });
-      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}) });
+      const declared = def.source?.metadata ?? {};
+      const metadata = (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! }));
+      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}) });
     },
+    ...(def.source?.metadata ? { readableMetadata: () => new Map(Object.entries(def.source!.metadata!)) } : {}),
     ...(def.lookup ? { createLookup: (table: ConnectorTable, keys: readonly string[]) => new ConnectorLookup(def, context(table, "lookup"), keys) } : {}),
     createWriter: (table) => createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table)),
   };

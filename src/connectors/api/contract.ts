@@ -106,6 +106,11 @@ export interface SourceContext<O extends OptionDecls = OptionDecls> extends Tabl
   readonly filters: readonly PushedFilter[];
   /** With projection pushdown: the positions, in the declared physical columns, of `columns`. */
   readonly projection?: readonly number[];
+  /**
+   * The metadata the scan reads (the table's METADATA columns; keys among `SourceDefinition.metadata`, `name` is
+   * the key): every row carries their values after those of `columns`, in this order. Empty without any.
+   */
+  readonly metadata: readonly ConnectorColumn[];
 }
 
 /** The scan side of a connector (Flink's ScanTableSource). */
@@ -116,6 +121,12 @@ export interface SourceDefinition<O extends OptionDecls = OptionDecls> {
   changelog?(table: TableContext<O>): SourceChangelog;
   /** What the planner may push into the scan. */
   readonly pushdown?: SourcePushdown<O>;
+  /**
+   * The metadata the source can deliver per row (Flink's SupportsReadingMetadata): key to type, e.g.
+   * `{ "file.path": DataTypes.STRING().notNull() }`. A table declares `col TYPE METADATA FROM 'key'` to read one;
+   * an unknown key is Flink's error listing these. The reader gets the keys it must deliver in `SourceContext.metadata`.
+   */
+  readonly metadata?: Readonly<Record<string, DataType>>;
   /** Opens a reader (connect, open files); called when the job starts. */
   createReader(ctx: SourceContext<O>): SourceReader | Promise<SourceReader>;
 }

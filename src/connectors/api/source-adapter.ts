@@ -3,7 +3,7 @@ import type { PollResult, SourceReader as InternalReader } from "../../exec/sour
 import { ExecutionError, TableError } from "../../types/errors.js";
 import { Kind, kindFromShort } from "../../types/row.js";
 import { coerceValue } from "../../types/values.js";
-import type { ConnectorDefinition, JsonValue, PushedFilter, SourceBatch, SourceContext, SourceReader, TableContext } from "./contract.js";
+import type { ConnectorColumn, ConnectorDefinition, JsonValue, PushedFilter, SourceBatch, SourceContext, SourceReader, TableContext } from "./contract.js";
 
 /** How long the job waits before asking again after an empty batch. */
 const EMPTY_BATCH_PAUSE_MS = 10;
@@ -12,6 +12,8 @@ const EMPTY_BATCH_PAUSE_MS = 10;
 export interface ScanPushdown {
   readonly filters: readonly PushedFilter[];
   readonly projection?: readonly number[];
+  /** The metadata columns (key, type) every row carries after the physical ones. */
+  readonly metadata?: readonly ConnectorColumn[];
 }
 
 /**
@@ -41,14 +43,19 @@ export class ApiSourceReader implements InternalReader {
   private drop = 0;
   private restoreFrom: JsonValue | undefined;
 
-  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly pushdown: ScanPushdown = { filters: [] }) {}
+  /** What a row holds: the (projected) physical columns, then the metadata columns the scan reads. */
+  private readonly rowColumns: readonly ConnectorColumn[];
+
+  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly pushdown: ScanPushdown = { filters: [] }) {
+    this.rowColumns = pushdown.metadata === undefined ? table.columns : [...table.columns, ...pushdown.metadata];
+  }
 
   poll(out: Output, max: number): PollResult {
     if (this.failure !== undefined) throw this.fail(this.failure);
     if (this.pending !== undefined) return this.pending;
     if (this.reader === undefined) {
       const restore = this.restoreFrom === undefined ? {} : { restoreFrom: this.restoreFrom };
-      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, ...this.pushdown, ...restore };
+      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, metadata: [], ...this.pushdown, ...restore };
       const r = this.guard(() => this.def.source!.createReader(ctx));
       if (isPromise(r)) return this.wait(r.then((x) => { this.opened(x); }));
       this.opened(r);
@@ -123,7 +130,7 @@ export class ApiSourceReader implements InternalReader {
 
   private check(row: unknown[]): unknown[] {
     const n = ++this.rows;
-    const cols = this.table.columns;
+    const cols = this.rowColumns;
     if (!Array.isArray(row) || row.length !== cols.length) {
       throw new ExecutionError(`${this.where()}, row ${n}: expected an array of ${cols.length} values [${cols.map((c) => c.name).join(", ")}], got ${Array.isArray(row) ? `${row.length} values` : String(row)}`);
     }

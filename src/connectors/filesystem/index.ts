@@ -2,7 +2,7 @@ import { ValidationError } from "../../types/errors.js";
 import { checkOptionKeys, type ConnectorTable } from "../connector-spec.js";
 import type { Connector } from "../connector.js";
 import { CSV_OPTIONS, fileFormat, JSON_OPTIONS } from "./format.js";
-import { FileSourceReader } from "./reader.js";
+import { FILE_METADATA, FileSourceReader } from "./reader.js";
 import { FileSinkWriter } from "./writer.js";
 import { connectorFromDefinition } from "../api/adapter.js";
 import { parquetConnector } from "../parquet/index.js";
@@ -50,6 +50,8 @@ export const filesystemConnector: Connector = {
   isBounded: () => true,
   sinkChangelog: () => "insert-only",
   supportsOverwrite: true,
+  // Flink's file.path, file.name, file.size and file.modification-time, per file
+  readableMetadata: () => FILE_METADATA,
   // the file source applies every filter the planner can push, and reads the projected columns only
   pushdown: (table) => {
     const pq = asParquet(table);

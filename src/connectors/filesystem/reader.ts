@@ -1,13 +1,14 @@
 import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filter.js";
 import { getOwn } from "../../types/own.js";
 import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
 import type { PollResult, SourceReader } from "../../exec/source.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
+import { DataTypes } from "../../types/data-types.js";
 import { decodeJson, decodeText, FieldError } from "./codec.js";
 import { CsvParser } from "./csv-parser.js";
 import { parseJsonLine } from "./json-exact.js";
@@ -47,6 +48,30 @@ interface FilePosition {
   readonly line: number;
   readonly cr: boolean;
   readonly skip: number;
+}
+
+/**
+ * Flink's filesystem source metadata (FileSystemTableSource.ReadableFileInfo), in Flink's order: the file's full
+ * path, its name, its size in bytes and its last modification time.
+ */
+export const FILE_METADATA: ReadonlyMap<string, DataType> = new Map<string, DataType>([
+  ["file.path", DataTypes.STRING().notNull()],
+  ["file.name", DataTypes.STRING().notNull()],
+  ["file.size", DataTypes.BIGINT().notNull()],
+  ["file.modification-time", DataTypes.TIMESTAMP_LTZ(3).notNull()],
+]);
+
+function fileMetadata(file: string, keys: readonly string[]): unknown[] {
+  const st = statSync(file);
+  return keys.map((k) => {
+    switch (k) {
+      case "file.path": return file;
+      case "file.name": return basename(file);
+      case "file.size": return st.size;
+      case "file.modification-time": return new Date(Math.floor(st.mtimeMs));
+      default: throw new ExecutionError(`filesystem source: unknown metadata key '${k}'`);
+    }
+  });
 }
 
 /** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
@@ -123,7 +148,12 @@ export class FileSourceReader implements SourceReader {
     const filters = pushdown?.filters ?? [];
     this.filter = filters.length === 0 ? undefined : pushedFilterPredicate(filters, (c) => table.physical.indexOf(c));
     this.projection = pushdown?.projection;
+    this.metadataKeys = table.metadataKeys ?? [];
   }
+
+  /** The metadata columns' keys (FILE_METADATA) and the current file's values of them, appended to every row. */
+  private readonly metadataKeys: readonly string[];
+  private fileMetadata: unknown[] = [];
 
   /** Malformed lines skipped so far (with `*.ignore-parse-errors`). */
   skippedLines(): number {
@@ -152,7 +182,9 @@ export class FileSourceReader implements SourceReader {
         if (row === undefined) continue;
         // pushed filters and projection (plan/pushdown.ts) apply after the position count, so positions do not depend on them
         if (this.filter !== undefined && !this.filter(row)) continue;
-        out.record(0, this.projection === undefined ? row : project(row, this.projection));
+        const record = this.projection === undefined ? row : project(row, this.projection);
+        for (let m = 0; m < this.fileMetadata.length; m++) record.push(this.fileMetadata[m]);
+        out.record(0, record);
         n++;
         continue;
       }
@@ -243,6 +275,7 @@ export class FileSourceReader implements SourceReader {
   /** Starts the pump of file `i`. */
   private startFile(i: number): void {
     this.file = this.files[i]!;
+    if (this.metadataKeys.length > 0) this.fileMetadata = fileMetadata(this.file, this.metadataKeys);
     this.fileRead = false;
     const r = this.resume;
     this.resume = undefined;

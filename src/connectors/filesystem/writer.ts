@@ -25,6 +25,11 @@ const BUFFER = 1 << 16;
  * next part file. A job restored from that checkpoint commits its pending files if the crash came before
  * the rename (`restore`), and a cancelled job deletes its in-progress file (`abort`): its records are written
  * again by the restarted job. A job killed outright leaves its in-progress file hidden, never visible.
+ *
+ * INSERT OVERWRITE (batch): the hidden part files are the staging area. Nothing is published before the job
+ * ends — a checkpoint's commit keeps its files pending — and only a job that finishes swaps them in (`close`:
+ * the table's old files are removed, then the new ones renamed into place). A job that fails or is cancelled is
+ * aborted (SinkOperator.jobUnfinished): its staged files are deleted and the old files stay as they were.
  */
 export class FileSinkWriter implements SinkWriter {
   private fd: number | undefined;
@@ -111,6 +116,8 @@ export class FileSinkWriter implements SinkWriter {
   }
 
   commit(committable: unknown): void {
+    // INSERT OVERWRITE: staged until the job finishes (close swaps them in)
+    if (this.table.overwrite) return;
     const files = (committable as { pending: readonly string[] }).pending;
     for (const f of files) this.publish(f);
     this.pending = this.pending.filter((f) => !files.includes(f));
@@ -123,7 +130,9 @@ export class FileSinkWriter implements SinkWriter {
   }
 
   restore(committable: unknown): void {
-    for (const f of (committable as { pending: readonly string[] }).pending) this.publish(f);
+    const files = (committable as { pending: readonly string[] }).pending;
+    if (this.table.overwrite) this.pending = [...files];
+    else for (const f of files) this.publish(f);
   }
 
   abort(): void {
@@ -135,6 +144,9 @@ export class FileSinkWriter implements SinkWriter {
       this.fd = undefined;
       rmSync(this.inProgress(), { force: true });
     }
+    // INSERT OVERWRITE: no checkpoint's files become visible once the job has not finished
+    if (this.table.overwrite) for (const f of this.pending) rmSync(this.inProgress(f), { force: true });
+    this.pending = [];
   }
 
   close(): void {

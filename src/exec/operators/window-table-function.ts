@@ -14,6 +14,7 @@ export class WindowTableFunctionOperator extends BaseOperator {
   private readonly type: WindowTableFunctionNode["window"]["type"];
   private readonly size: number;
   private readonly step: number;
+  private readonly offset: number;
 
   constructor(node: WindowTableFunctionNode) {
     super(1);
@@ -23,30 +24,33 @@ export class WindowTableFunctionOperator extends BaseOperator {
     this.type = w.type;
     this.size = w.size;
     this.step = w.step ?? w.size;
+    this.offset = w.offset ?? 0;
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
     const t = row[this.timeIndex] as Date | null;
     if (t === null) throw new ExecutionError(`RowTime field should not be null, please convert it to a non-null long value (${this.type} on column index ${this.timeIndex})`);
-    const ts = t.getTime();
+    // with Flink's offset the windows are those of the epoch-aligned assignment of ts - offset, shifted back
+    const off = this.offset;
+    const ts = t.getTime() - off;
     const size = this.size;
     const step = this.step;
     switch (this.type) {
       case "TUMBLE": {
         const start = Math.floor(ts / size) * size;
-        this.emit(kind, row, start, start + size);
+        this.emit(kind, row, start + off, start + off + size);
         return;
       }
       case "HOP": {
         // the windows [s, s + size) with s a multiple of the slide and s <= ts < s + size, earliest first
         const last = Math.floor(ts / step) * step;
-        for (let start = last - size + step; start <= last; start += step) this.emit(kind, row, start, start + size);
+        for (let start = last - size + step; start <= last; start += step) this.emit(kind, row, start + off, start + off + size);
         return;
       }
       case "CUMULATE": {
         // within the cycle [c, c + size): the windows [c, c + k * step) that contain ts
         const start = Math.floor(ts / size) * size;
-        for (let end = start + (Math.floor((ts - start) / step) + 1) * step; end <= start + size; end += step) this.emit(kind, row, start, end);
+        for (let end = start + (Math.floor((ts - start) / step) + 1) * step; end <= start + size; end += step) this.emit(kind, row, start + off, end + off);
         return;
       }
     }

@@ -59,6 +59,10 @@ export function compileWindowAggregate(
   const args = argumentReads(node.aggCalls, ctx, (i) => layout.needsArg(i));
   const size = w.size;
   const step = w.step ?? w.size;
+  // Flink's window offset: the windows of ts are the epoch-aligned ones of ts - offset, shifted by offset
+  const off = w.offset ?? 0;
+  const shift = (v: string) => (off === 0 ? v : `${v}+(${off})`);
+  const base = off === 0 ? "ts" : `(ts-(${off}))`;
   // the row's part in one window [start, end): find or open the window, then its group
   const inWindow = (start: string, end: string) => `{let W=O.last;if(W===undefined||W.end!==${end})W=O.window(${start},${end});`
     + `const I=W.keys,S=W.cols;let g=I.get(${key.probe});if(g<0){g=S.alloc();I.add(${key.probe},${key.key},g);${layout.created("S")}}`
@@ -67,18 +71,18 @@ export function compileWindowAggregate(
   let assign: string;
   switch (w.type) {
     case "TUMBLE":
-      assign = `const start=Math.floor(ts/${size})*${size},end=start+${size};if(end-1<=wm)return false;${reads}${inWindow("start", "end")}`;
+      assign = `const start=${shift(`Math.floor(${base}/${size})*${size}`)},end=start+${size};if(end-1<=wm)return false;${reads}${inWindow("start", "end")}`;
       break;
     case "SLIDE":
       // windows [s, s + size) with s a multiple of the slide and s <= ts < s + size, earliest end first;
       // the last of them ends latest, so the row is late when that one has fired
-      assign = `const first=Math.floor(ts/${step})*${step};if(first+${size}-1<=wm)return false;${reads}`
+      assign = `const first=${shift(`Math.floor(${base}/${step})*${step}`)};if(first+${size}-1<=wm)return false;${reads}`
         + `let s=first;while(s-${step}>ts-${size})s-=${step};`
         + `for(;s<=first;s+=${step}){const end=s+${size};if(end-1<=wm)continue;${inWindow("s", "end")}}`;
       break;
     case "CUMULATE":
       // windows [cycle start, cycle start + k * step) that contain ts; the whole cycle ends latest
-      assign = `const start=Math.floor(ts/${size})*${size},stop=start+${size};if(stop-1<=wm)return false;${reads}`
+      assign = `const start=${shift(`Math.floor(${base}/${size})*${size}`)},stop=start+${size};if(stop-1<=wm)return false;${reads}`
         + `for(let end=start+(Math.floor((ts-start)/${step})+1)*${step};end<=stop;end+=${step}){if(end-1<=wm)continue;${inWindow("start", "end")}}`;
       break;
     default: throw new ExecutionError(`the window aggregate does not run ${w.type} windows`);

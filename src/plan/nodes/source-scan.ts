@@ -14,6 +14,11 @@ export interface SourceScanNode extends NodeBase {
   /** Physical columns read from the connector; computed columns follow as expressions. */
   readonly physical: ResolvedSchema;
   readonly computed: readonly { readonly name: string; readonly expr: ExprNode }[];
+  /**
+   * Metadata columns (Flink's SupportsReadingMetadata): the connector's reader appends the values of these keys,
+   * in this order, after the physical values of each row; the scan puts them in their declared places.
+   */
+  readonly metadata?: readonly { readonly name: string; readonly key: string }[];
   readonly watermark?: WatermarkSpec;
   readonly primaryKey?: readonly string[];
   /** An in-process object the connector reads (the iterable of fromAsyncIterable); never an option. */
@@ -26,8 +31,9 @@ export interface SourceScanNode extends NodeBase {
 
 export function sourceScanNode(f: NodeFields<SourceScanNode>): SourceScanNode {
   if (typeof f.connector !== "string" || f.connector === "") throw invalid("SourceScan", "connector", "must name a connector");
-  if (f.physical.size + f.computed.length !== f.schema.size) {
-    throw invalid("SourceScan", "schema", `has ${f.schema.size} columns, expected ${f.physical.size} physical + ${f.computed.length} computed`);
+  const meta = f.metadata?.length ?? 0;
+  if (f.physical.size + f.computed.length + meta !== f.schema.size) {
+    throw invalid("SourceScan", "schema", `has ${f.schema.size} columns, expected ${f.physical.size} physical + ${f.computed.length} computed + ${meta} metadata`);
   }
-  return makeNode<SourceScanNode>("SourceScan", { ...f, options: Object.freeze({ ...f.options }) }, ["computed", "primaryKey", "kinds"]);
+  return makeNode<SourceScanNode>("SourceScan", { ...f, options: Object.freeze({ ...f.options }) }, ["computed", "primaryKey", "kinds", "metadata"]);
 }

@@ -13,6 +13,8 @@ export interface GroupWindowSpec {
   readonly size: number;
   /** Slide (SLIDE) or step (CUMULATE). */
   readonly step?: number;
+  /** Flink's window offset (SQL window TVFs): window starts are `k * (slide or size) + offset`; absent = 0; not for SESSION. */
+  readonly offset?: number;
 }
 
 /** Window properties a window aggregate appends after its aggregates (`$("w").start()` ...). */

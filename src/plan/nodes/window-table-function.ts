@@ -4,7 +4,7 @@ import { ResolvedSchema } from "../../types/resolved-schema.js";
 import type { PlanNode } from "../nodes.js";
 import { newNodeId } from "./node-base.js";
 
-/** The windows a windowing table function assigns; times in milliseconds, aligned to the epoch. */
+/** The windows a windowing table function assigns; times in milliseconds, aligned to the epoch shifted by `offset`. */
 export interface WindowAssignment {
   readonly type: "TUMBLE" | "HOP" | "CUMULATE";
   /** The event-time attribute of the input the windows are on. */
@@ -13,6 +13,8 @@ export interface WindowAssignment {
   readonly size: number;
   /** Slide (HOP) or step (CUMULATE). */
   readonly step?: number;
+  /** Flink's window offset: window starts are `k * (slide or size) + offset`; any sign, absent = 0. */
+  readonly offset?: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export function windowTableFunctionNode(f: { input: PlanNode; window: WindowAssi
       throw new ValidationError(`${what}: the ${window.type === "HOP" ? "size" : "maximum size"} must be a whole multiple of the ${window.type === "HOP" ? "slide" : "step"}, got ${window.size} ms and ${window.step} ms`);
     }
   }
+  if (window.offset !== undefined && !Number.isSafeInteger(window.offset)) throw new ValidationError(`${what}: the offset must be a whole number of milliseconds, got ${window.offset}`);
   for (const n of WINDOW_COLUMNS) {
     if (input.schema.has(n)) throw new ValidationError(`${what}: the input already has a column '${n}'; rename it first`);
   }

@@ -43,6 +43,15 @@ function intervalMillis(e: ExprNode, pc: PlanContext, what: string, allowZero = 
   return ms;
 }
 
+/** A constant day-time interval of any sign in milliseconds (a window offset). */
+function signedIntervalMillis(e: ExprNode, pc: PlanContext, what: string): number {
+  const { type, value } = evaluateConstant(e, pc);
+  if (type.root !== "INTERVAL_DAY_TIME" || typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw new ValidationError(`${what} must be a day-time interval such as INTERVAL '1' MINUTE, got ${type} in ${nodeToString(e)}`);
+  }
+  return value;
+}
+
 /** The event-time attribute a window is on; processing-time windows are not supported. */
 function rowtimeColumn(e: ExprNode, input: PlanNode, what: string): Column {
   const c = stripAlias(e);
@@ -66,7 +75,9 @@ export function groupWindowSpec(def: GroupWindowDefinition, input: PlanNode, pc:
   checkAlias(def.alias, input, what);
   const time = rowtimeColumn(def.timeField, input, what);
   const size = intervalMillis(def.size, pc, `${what}: the ${def.type === "SESSION" ? "gap" : def.type === "CUMULATE" ? "maximum size" : "size"}`);
-  const base = { type: def.type, alias: def.alias, timeColumn: time.name, size };
+  const offset = def.offset === undefined ? 0 : signedIntervalMillis(def.offset, pc, `${what}: the offset`);
+  if (offset !== 0 && def.type === "SESSION") throw new ValidationError(`${what}: a session window has no offset`);
+  const base = { type: def.type, alias: def.alias, timeColumn: time.name, size, ...(offset === 0 ? {} : { offset }) };
   if (def.type === "TUMBLE" || def.type === "SESSION") return base;
   const step = intervalMillis(def.step!, pc, `${what}: the ${def.type === "SLIDE" ? "slide" : "step"}`);
   if (def.type === "CUMULATE" && size % step !== 0) {

@@ -26,6 +26,8 @@ export interface GroupWindowDefinition {
   readonly step?: ExprNode;
   readonly timeField: ExprNode;
   readonly alias: string;
+  /** Flink's window offset (a day-time interval of any sign): only SQL's window TVFs set it, as in Flink. */
+  readonly offset?: ExprNode;
 }
 
 /** A complete group window named `A` on time column `T`: what `table.window(...)` takes. */
