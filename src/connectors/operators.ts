@@ -21,7 +21,7 @@ export const scanOperator: OperatorFactory<SourceScanNode> = (scan, ctx) => {
     ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
     ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
   };
-  const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction);
+  const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction, ctx.settings.clock);
   const emitter = sourceEmitter();
   ctx.addSource(reader, emitter);
   return emitter;
