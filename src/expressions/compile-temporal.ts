@@ -123,7 +123,9 @@ export function compileIntervalOf(node: CallNode, args: Compiled[], ctx: Codegen
 export function compileTimestampShift(
   node: CallNode, ts: Compiled, interval: Compiled, subtract: boolean, ctx: CodegenContext, intervalFirst = false,
 ): Compiled {
-  const type = ts.type.withNullability(ts.type.isNullable || interval.type.isNullable);
+  // a shifted processing time is a plain timestamp (Flink materializes the proctime indicator first)
+  const shifted = ts.type.timeAttribute === "PROCTIME" ? ts.type.withTimeAttribute(undefined) : ts.type;
+  const type = shifted.withNullability(ts.type.isNullable || interval.type.isNullable);
   const w = where(ctx, node);
   const fn = interval.type.root === "INTERVAL_YEAR_MONTH" ? "addMonths" : "addMillis";
   const src = nullSafe(ctx, intervalFirst ? [interval, ts] : [ts, interval], (refs) => {
