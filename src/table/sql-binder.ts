@@ -15,7 +15,7 @@ import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "./insert.js";
-import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
+import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
 import { didYouMean } from "../sql/closest-name.js";
 import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
 import { planSemiJoin } from "../plan/semi-join-builder.js";
@@ -31,6 +31,7 @@ import { planWindowJoin } from "../plan/window-join-builder.js";
 import { unnestFunction } from "../sql/unnest.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "../sql/window-tvf.js";
 import { likeSourceError, mergeLike } from "./sql-table-like.js";
+import { bindLookupJoin } from "./sql-lookup-join.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -222,7 +223,7 @@ export class Binder {
       q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
     }
     const windowed = preBound === undefined ? this.windowAggregateSource(q) : undefined;
-    const from = preBound ?? windowed?.bound ?? this.from(q.from);
+    const from = preBound ?? windowed?.bound ?? this.withHints(q.hints, () => this.from(q.from));
     const sources = from.sources;
     let t = from.table;
     // IN (SELECT ...) / EXISTS (...) conjuncts of WHERE are semi / anti joins after the plain conditions
@@ -704,7 +705,17 @@ export class Binder {
     if (f.joinType !== "INNER" && f.joinType !== "LEFT" && f.joinType !== "CROSS") {
       throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: a ${f.joinType} JOIN with ${r.kind === "Lateral" ? "LATERAL TABLE" : "FOR SYSTEM_TIME AS OF"} is not supported; use [INNER] JOIN or LEFT JOIN`);
     }
+    const hints = this.hints;
     const left = this.from(f.left);
+    if (r.kind === "Table" && r.asOf !== undefined) {
+      // AS OF a processing-time attribute: a lookup join against the table's connector (Flink's rule)
+      const time = this.resolve(r.asOf.expr, left.sources, r.asOf.pos);
+      const schema = left.table.getResolvedSchema();
+      if (time.kind === "Column" && schema.has(time.name) && schema.column(time.name).type.timeAttribute === "PROCTIME") {
+        return this.at(f.pos, () => bindLookupJoin(this.env, f.joinType === "LEFT" ? "LEFT" : "INNER", r, left, f.on, hints,
+          (e, sources, pos) => this.resolve(e, sources, pos), (pos) => location(this.src, pos)));
+      }
+    }
     const leftNames = left.table.getResolvedSchema().names;
     let callExpr: ExprNode;
     let qualifier: string | undefined;
@@ -740,6 +751,14 @@ export class Binder {
     return this.versionedRenames.get(n) ?? n;
   }
   private readonly versionedRenames = new Map<string, string>();
+
+  /** The hints of the SELECT whose FROM is being bound (LOOKUP hints reach its lookup joins). */
+  private hints: readonly QueryHint[] | undefined;
+  private withHints<T>(hints: readonly QueryHint[] | undefined, f: () => T): T {
+    const saved = this.hints;
+    this.hints = hints;
+    try { return f(); } finally { this.hints = saved; }
+  }
 
   /** `t FOR SYSTEM_TIME AS OF l.time`: a temporal table function call over t's rowtime and primary key. */
   private versioned(r: Extract<FromItem, { kind: "Table" }>, left: Bound, leftNames: readonly string[]): ExprNode {
