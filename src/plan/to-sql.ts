@@ -134,11 +134,13 @@ class Renderer {
         return `SELECT ${n.schema.names.map(q).join(", ")}\nFROM (\n${indent(inner)}\n) AS ${this.alias()}\nWHERE ${cond}`;
       }
       case "Deduplicate": {
-        if (n.rowtime === undefined) throw noSqlForm("a deduplication in processing-time order (PROCTIME() does not exist yet)");
         const inputNames = n.input.schema.names;
+        // processing-time order: Flink's form orders by the input's PROCTIME() attribute
+        const order = n.rowtime ?? n.input.schema.columns.findIndex((c) => c.type.timeAttribute === "PROCTIME");
+        if (order < 0) throw noSqlForm("a deduplication in processing-time order over a table without a PROCTIME() column");
         const rn = freshName("rn", inputNames);
         const keys = n.keys.map((k) => q(inputNames[k]!));
-        const inner = `SELECT *, ROW_NUMBER() OVER (${keys.length > 0 ? `PARTITION BY ${keys.join(", ")} ` : ""}ORDER BY ${q(inputNames[n.rowtime]!)} ${n.keepLast ? "DESC" : "ASC"}) AS ${q(rn)}\nFROM ${this.from(n.input).sql}`;
+        const inner = `SELECT *, ROW_NUMBER() OVER (${keys.length > 0 ? `PARTITION BY ${keys.join(", ")} ` : ""}ORDER BY ${q(inputNames[order]!)} ${n.keepLast ? "DESC" : "ASC"}) AS ${q(rn)}\nFROM ${this.from(n.input).sql}`;
         return `SELECT ${n.schema.names.map(q).join(", ")}\nFROM (\n${indent(inner)}\n) AS ${this.alias()}\nWHERE ${q(rn)} = 1`;
       }
       case "Correlate": {

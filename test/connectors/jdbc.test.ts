@@ -226,11 +226,15 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
     e.executeSql(`CREATE TABLE items (id INT, name STRING, score DOUBLE, active BOOLEAN) WITH ('connector' = 'jdbc', 'url' = '${db.url}', 'table-name' = '${t}')`);
     const q = e.sqlQuery("SELECT id, name FROM items WHERE score >= 2 AND name IN ('a', 'b', 'a''b') AND active = TRUE AND id <> 3 AND name < 'z'");
     const plan = q.explain();
-    expect(plan).toMatch(/filter=\[score >= 2, name IN \('a', 'b', 'a''b'\), active = true, id <> 3\]/);
+    expect(plan).toMatch(/SourceScan\(table=\[items\], connector=\[jdbc\], filter=\[score >= 2 AND name IN \('a', 'b', 'a''b'\) AND active = true AND id <> 3\]/);
     // string ordering is the plan's (collations differ): it stays above the scan
     expect(plan).toMatch(/Filter\(condition=\[.*name.*'z'/);
     expect(await q.execute().toChangelog()).toEqual(["+I[2, b]", "+I[7, a]"]);
-    expect(await e.executeSql("SELECT id FROM items WHERE score IS NULL OR id = 1").toChangelog()).toEqual(["+I[1]", "+I[6]"]);
+    const or = e.sqlQuery("SELECT id FROM items WHERE score IS NULL OR id = 1 OR name IN ('c')");
+    expect(or.explain()).toMatch(/SourceScan\(table=\[items\], connector=\[jdbc\], project=\[id, name, score\], filter=\[\(score IS NULL OR id = 1 OR name IN \('c'\)\)\]/);
+    expect(await or.execute().toChangelog()).toEqual(["+I[1]", "+I[4]", "+I[6]"]);
+    // an OR with a part the database cannot take stays in the plan whole
+    expect(e.sqlQuery("SELECT id FROM items WHERE score IS NULL OR name > 'b'").explain()).toMatch(/Filter\(condition=\[or\(/);
     expect(await e.executeSql("SELECT id FROM items WHERE name IS NULL").toChangelog()).toEqual(["+I[5]"]);
     expect(await e.executeSql("SELECT id FROM items WHERE name IS NOT NULL AND score < 3 AND score > 1.5").toChangelog()).toEqual(["+I[2]"]);
   });

@@ -9,10 +9,12 @@ const TEXT = ["CHAR", "VARCHAR"];
 
 /**
  * Whether the jdbc scan applies `f` in its query (Flink's JdbcFilterPushdownPreparedStatementVisitor): comparisons
- * of numeric columns, equality / inequality / IN of string and boolean columns, and IS [NOT] NULL of those. String
+ * of numeric columns, equality / inequality / IN of string and boolean columns, IS [NOT] NULL of those, and OR of
+ * such comparisons. String
  * ordering is left to the plan (a database's collation may order strings differently from tablestream).
  */
 export function acceptsJdbcFilter(f: PushedFilter, columns: readonly ConnectorColumn[]): boolean {
+  if (f.op === "OR") return (f.any ?? []).length > 0 && f.any!.every((g) => acceptsJdbcFilter(g, columns));
   const c = columns.find((x) => x.name === f.column);
   if (c === undefined) return false;
   const root = c.type.root;
@@ -33,13 +35,15 @@ export function filterCondition(d: SqlDialect, filters: readonly PushedFilter[],
     params.push(c === undefined ? v : codec.encoder(c.type)(v));
     return d.placeholder(first + params.length - 1);
   };
-  const parts = filters.map((f) => {
+  const condition = (f: PushedFilter): string => {
     const col = quoteIdentifier(f.column);
     switch (f.op) {
+      case "OR": return `(${(f.any ?? []).map(condition).join(" OR ")})`;
       case "IS NULL": case "IS NOT NULL": return `${col} ${f.op}`;
       case "IN": return `${col} IN (${(f.value as unknown[]).map((v) => param(f, v)).join(", ")})`;
       default: return `${col} ${f.op} ${param(f, f.value)}`;
     }
-  });
+  };
+  const parts = filters.map(condition);
   return { sql: parts.join(" AND "), params };
 }
