@@ -154,4 +154,16 @@ FROM (  SELECT *,    ROW_NUMBER() OVER (PARTITION BY product ORDER BY proctime A
     const t = env.fromValues(s, Row.of(3), Row.of(1), Row.of(9), Row.of(2), Row.of(5)).orderBy($("p"), $("a")).select($("a"));
     expect(await t.execute().toChangelog()).toEqual(["+I[1]", "+I[3]", "+I[2]", "+I[9]", "+I[5]"]);
   });
+
+  it("toSql renders PROCTIME() columns and processing-time deduplication; the text runs to the same rows", async () => {
+    const env = streaming();
+    env.setClock(() => at("08:00:00"));
+    const s = Schema.newBuilder().column("a", DataTypes.INT()).column("k", DataTypes.STRING()).columnByExpression("p", proctime()).build();
+    const d = env.fromValues(s, Row.of(1, "x"), Row.of(2, "x"), Row.of(3, "y")).deduplicate({ keys: [$("k")], keep: "first" });
+    const sql = d.toSql();
+    expect(sql).toContain("PROCTIME() AS `p`");
+    expect(sql).toContain("ROW_NUMBER() OVER (PARTITION BY `k` ORDER BY `p` ASC) AS `rn`");
+    expect(await env.executeSql(sql).toChangelog()).toEqual(await d.execute().toChangelog());
+    expect(await d.execute().toChangelog()).toEqual(["+I[1, x, 2020-04-15T08:00:00Z]", "+I[3, y, 2020-04-15T08:00:00Z]"]);
+  });
 });
