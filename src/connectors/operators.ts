@@ -22,7 +22,7 @@ export const scanOperator: OperatorFactory<SourceScanNode> = (scan, ctx) => {
     ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
     ...(scan.metadata !== undefined ? { metadataKeys: scan.metadata.map((m) => m.key) } : {}),
   };
-  const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction);
+  const reader = new ScanReader(connector.createReader!(table, ctx.settings, scan.pushdown), scan, ctx.resolveFunction, ctx.settings.clock);
   const emitter = sourceEmitter();
   ctx.addSource(reader, emitter);
   return emitter;

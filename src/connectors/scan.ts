@@ -49,10 +49,11 @@ class ScanOutput implements Output {
 export class ScanReader implements SourceReader {
   private readonly scanOut: ScanOutput;
 
-  constructor(private readonly inner: SourceReader, node: SourceScanNode, resolveFunction?: FunctionResolver) {
+  /** @param clock the job's processing-time clock: `PROCTIME()` columns read it when a row is read */
+  constructor(private readonly inner: SourceReader, node: SourceScanNode, resolveFunction?: FunctionResolver, clock?: () => number) {
     const wmSpec = node.watermark;
     this.scanOut = new ScanOutput(
-      computedColumns(node, resolveFunction),
+      computedColumns(node, resolveFunction, clock),
       wmSpec ? node.schema.indexOf(wmSpec.rowtimeColumn) : -1,
       wmSpec ? new WatermarkGenerator(wmSpec.delayMillis, wmSpec.emit === "periodic" ? (wmSpec.intervalRecords ?? 100) : 1) : undefined,
     );
@@ -99,10 +100,11 @@ export class ScanReader implements SourceReader {
  * When the computed columns all follow the physical ones (the usual layout) they are appended to the
  * reader's record in place, so a record is allocated once.
  */
-function computedColumns(node: SourceScanNode, resolveFunction?: FunctionResolver): ((p: unknown[]) => unknown[]) | undefined {
+function computedColumns(node: SourceScanNode, resolveFunction?: FunctionResolver, clock?: () => number): ((p: unknown[]) => unknown[]) | undefined {
   const metadata = node.metadata ?? [];
   if (node.computed.length === 0 && metadata.length === 0) return undefined;
   const ctx = new CodegenContext(node.physical, resolveFunction, "p");
+  if (clock !== undefined) ctx.withClock(clock);
   const width = node.physical.size;
   // the reader's record: the physical values, then the metadata values in the scan's metadata order
   const read = (name: string): string => {

@@ -138,11 +138,11 @@ function calc(node: FilterNode | ProjectNode, ctx: GraphContext, build: (n: Plan
   if (fused !== undefined) {
     ctx.adopt(fused, bottom);
     if (stages.length === 1) return fused;
-    const rest = ctx.register(new CalcOperator(stages.slice(1), first.schema, ctx.resolveFunction));
+    const rest = ctx.register(new CalcOperator(stages.slice(1), first.schema, ctx.resolveFunction, ctx.settings.clock));
     connect(fused, rest, 0);
     return rest;
   }
-  const op = ctx.register(new CalcOperator(stages, bottom.schema, ctx.resolveFunction));
+  const op = ctx.register(new CalcOperator(stages, bottom.schema, ctx.resolveFunction, ctx.settings.clock));
   connect(build(bottom), op, 0);
   return op;
 }

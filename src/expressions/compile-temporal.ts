@@ -123,7 +123,9 @@ export function compileIntervalOf(node: CallNode, args: Compiled[], ctx: Codegen
 export function compileTimestampShift(
   node: CallNode, ts: Compiled, interval: Compiled, subtract: boolean, ctx: CodegenContext, intervalFirst = false,
 ): Compiled {
-  const type = ts.type.withNullability(ts.type.isNullable || interval.type.isNullable);
+  // a shifted processing time is a plain timestamp (Flink materializes the proctime indicator first)
+  const shifted = ts.type.timeAttribute === "PROCTIME" ? ts.type.withTimeAttribute(undefined) : ts.type;
+  const type = shifted.withNullability(ts.type.isNullable || interval.type.isNullable);
   const w = where(ctx, node);
   const fn = interval.type.root === "INTERVAL_YEAR_MONTH" ? "addMonths" : "addMillis";
   const src = nullSafe(ctx, intervalFirst ? [interval, ts] : [ts, interval], (refs) => {
@@ -159,7 +161,22 @@ export function compileIntervalArith(node: CallNode, a: Compiled, b: Compiled, c
 }
 
 /** Temporal built-ins (`EXTRACT`, `FLOOR(t TO unit)` and interval literals have SQL syntax of their own). */
+/** The type of `PROCTIME()`: Flink's processing-time indicator, `TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*`. */
+export const PROCTIME_TYPE = new DataType<Date>("TIMESTAMP_LTZ", false, { precision: 3, timeAttribute: "PROCTIME" });
+
+/**
+ * `PROCTIME()`: the processing time, read from the job's clock (`env.setClock`; the context's clock) when
+ * the row is evaluated — at the scan for a computed column, so the value travels with the row and every
+ * operator after it sees the same time. It is a time attribute (processing-time windows, deduplication,
+ * temporal sort, lookup joins); an expression over it, and a sink, see a plain TIMESTAMP_LTZ(3).
+ */
+function compileProctime(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  arity(node, args, 0);
+  return { type: PROCTIME_TYPE, src: `new Date(${ctx.constant(ctx.clock ?? Date.now)}())` };
+}
+
 export const TEMPORAL_BUILTINS: readonly BuiltinFunction[] = [
+  builtin("proctime", compileProctime, ["PROCTIME", 0]),
   builtin("extract", compileExtract),
   builtin("floorTime", compileFloorCeilTime),
   builtin("ceilTime", compileFloorCeilTime),

@@ -41,9 +41,23 @@ export class CodegenContext {
     this.pool = pool ?? { consts: [], temps: 0 };
   }
 
+  /**
+   * The job's processing-time clock (JobSettings.clock) that `PROCTIME()` reads; set by the operators that
+   * evaluate it (scans, calcs). Without one `PROCTIME()` reads the wall clock.
+   */
+  clock: (() => number) | undefined = undefined;
+
+  /** Sets the processing-time clock `PROCTIME()` reads in this context's code; returns this context. */
+  withClock(clock: () => number): this {
+    this.clock = clock;
+    return this;
+  }
+
   /** A context over another record variable and schema that shares this one's constants and temporaries. */
   stage(schema: ResolvedSchema, rowVar: string): CodegenContext {
-    return new CodegenContext(schema, this.resolveFunction, rowVar, this.pool);
+    const next = new CodegenContext(schema, this.resolveFunction, rowVar, this.pool);
+    next.clock = this.clock;
+    return next;
   }
 
   get consts(): unknown[] {

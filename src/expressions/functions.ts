@@ -52,6 +52,15 @@ export function descriptor<const N extends readonly string[]>(...names: N): Expr
   return new Expression({ kind: "Descriptor", names });
 }
 
+/**
+ * `PROCTIME()`: a processing-time attribute, for a computed column —
+ * `Schema.newBuilder()...columnByExpression("proc", proctime())` (or the SQL text `"PROCTIME()"`).
+ * Typed `TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*`; its value is the job's clock when the row is read.
+ */
+export function proctime(): Expression<TLit<Date>> {
+  return new Expression(callNode("proctime", []));
+}
+
 /** A named argument explicitly left at its default (`DEFAULT` in SQL). */
 export function defaultArg(): Expression<TLit<null>> {
   return new Expression({ kind: "Default" });

@@ -8,7 +8,7 @@ import type { PushdownSupport, PushedFilter } from "./pushed-filter.js";
  * (and before explain, so explain shows what runs). Into a scan consumed once, whose connector supports it:
  * - **filters**: the conjuncts of a Filter directly above the scan that compare a physical column with
  *   literals (`=`, `<>`, `<`, `<=`, `>`, `>=` on numbers; `=` / `<>` on strings and booleans; `IS [NOT] NULL`;
- *   `IN`) are offered one by one; the ones the connector accepts leave the Filter (which disappears when
+ *   `IN`; an `OR` of such comparisons, as one filter) are offered one by one; the ones the connector accepts leave the Filter (which disappears when
  *   none remain) and the source applies them;
  * - **projection**: when the scan is read only through a Project (or a Filter and a Project), the source
  *   reads only the physical columns those use. Scans with computed columns or a watermark keep every column,
@@ -113,6 +113,10 @@ function columnsOf(exprs: readonly ExprNode[]): Set<string> {
   return out;
 }
 
+function splitOr(e: ExprNode): ExprNode[] {
+  return e.kind === "Call" && e.fn === "or" && e.udf === undefined ? e.args.flatMap(splitOr) : [e];
+}
+
 function splitAnd(e: ExprNode): ExprNode[] {
   return e.kind === "Call" && e.fn === "and" && e.udf === undefined ? e.args.flatMap(splitAnd) : [e];
 }
@@ -126,6 +130,13 @@ const NUMERIC = new Set(["TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBL
 /** A conjunct as a pushed filter, when it compares a physical column with literals of its type family. */
 function toPushed(e: ExprNode, scan: SourceScanNode): PushedFilter | undefined {
   if (e.kind !== "Call" || e.udf !== undefined) return undefined;
+  if (e.fn === "or") {
+    // a disjunction of comparisons: offered whole (the source applies all of it or none)
+    const any = splitOr(e).map((x) => toPushed(x, scan));
+    if (any.some((x) => x === undefined)) return undefined;
+    const alternatives = any as PushedFilter[];
+    return { column: alternatives[0]!.column, op: "OR", any: alternatives };
+  }
   const column = (x: ExprNode | undefined) => (x?.kind === "Column" && scan.physical.has(x.name) ? x.name : undefined);
   if ((e.fn === "isNull" || e.fn === "isNotNull") && e.args.length === 1) {
     const c = column(e.args[0]);

@@ -1,13 +1,18 @@
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 
-/** A filter the planner offers to a source (Flink's SupportsFilterPushDown): a comparison of a column with literals. */
+/**
+ * A filter the planner offers to a source (Flink's SupportsFilterPushDown): a comparison of a column with
+ * literals, or (`OR`) a disjunction of such comparisons, held in `any` (`column` is then the first one's).
+ */
 export interface PushedFilter {
   /** The physical column compared. */
   readonly column: string;
-  /** The comparison; `IS NULL` / `IS NOT NULL` have no `value`, `IN` has an array `value`. */
-  readonly op: "=" | "<>" | "<" | "<=" | ">" | ">=" | "IS NULL" | "IS NOT NULL" | "IN";
+  /** The comparison; `IS NULL` / `IS NOT NULL` have no `value`, `IN` has an array `value`, `OR` has `any`. */
+  readonly op: "=" | "<>" | "<" | "<=" | ">" | ">=" | "IS NULL" | "IS NOT NULL" | "IN" | "OR";
   /** The literal (a number, string or boolean, of the column's type family), or the literals of `IN`. */
   readonly value?: unknown;
+  /** `OR`: the comparisons of which one must hold. */
+  readonly any?: readonly PushedFilter[];
 }
 
 /** What the planner pushed into a scan: the filters the source applies, and the physical columns it reads. */
@@ -29,6 +34,7 @@ export interface PushdownSupport {
 /** A filter in SQL text, for explain(): `age > 18`, `name IN ('a', 'b')`. */
 export function pushedFilterToString(f: PushedFilter): string {
   const lit = (v: unknown) => (typeof v === "string" ? `'${v.replaceAll("'", "''")}'` : String(v));
+  if (f.op === "OR") return `(${(f.any ?? []).map(pushedFilterToString).join(" OR ")})`;
   if (f.op === "IS NULL" || f.op === "IS NOT NULL") return `${f.column} ${f.op}`;
   if (f.op === "IN") return `${f.column} IN (${(f.value as unknown[]).map(lit).join(", ")})`;
   return `${f.column} ${f.op} ${lit(f.value)}`;
@@ -39,7 +45,11 @@ export function pushedFilterToString(f: PushedFilter): string {
  * NULL column value fails every comparison (only `IS NULL` passes it). Sources that accept filters use it.
  */
 export function pushedFilterPredicate(filters: readonly PushedFilter[], index: (column: string) => number): (row: readonly unknown[]) => boolean {
-  const tests = filters.map((f) => {
+  const tests = filters.map((f): ((r: readonly unknown[]) => boolean) => {
+    if (f.op === "OR") {
+      const alternatives = (f.any ?? []).map((g) => pushedFilterPredicate([g], index));
+      return (r) => alternatives.some((t) => t(r));
+    }
     const i = index(f.column);
     const v = f.value;
     switch (f.op) {

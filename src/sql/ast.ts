@@ -101,6 +101,8 @@ export interface SelectQuery {
   readonly kind: "Select";
   readonly pos: number;
   readonly distinct: boolean;
+  /** Hints written after SELECT (a `/*+ LOOKUP(...)` comment); absent without any. */
+  readonly hints?: readonly QueryHint[];
   /** undefined: `SELECT *`. */
   readonly items: readonly SelectItem[] | undefined;
   readonly from: FromItem;
@@ -111,6 +113,16 @@ export interface SelectQuery {
    */
   readonly groupBy: { readonly exprs: readonly ExprNode[]; readonly pos: number; readonly sets?: readonly (readonly number[])[] } | undefined;
   readonly having: { readonly expr: ExprNode; readonly pos: number } | undefined;
+}
+
+/**
+ * A query hint after SELECT, in a comment `/*+ LOOKUP('table'='c', 'async'='true')`: its name (upper case) and its
+ * options, key-value pairs (`'k'='v'`) or a plain list (`BROADCAST(t1, t2)`: keys with empty values).
+ */
+export interface QueryHint {
+  readonly name: string;
+  readonly options: readonly (readonly [string, string])[];
+  readonly pos: number;
 }
 
 export interface SelectItem {

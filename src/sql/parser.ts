@@ -15,7 +15,7 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
 import { optionList, parseCatalogStatement, parseCreateFunction, parseLike, type QueryParser } from "./catalog-parser.js";
@@ -323,6 +323,7 @@ class StatementParser implements QueryParser {
 
   private select(start: Token): SelectQuery {
     const ts = this.ts;
+    const hints = ts.isOp("/*+") ? this.hints() : undefined;
     const distinct = ts.acceptKeyword("DISTINCT");
     if (!distinct) ts.acceptKeyword("ALL");
     let items: SelectItem[] | undefined;
@@ -348,7 +349,36 @@ class StatementParser implements QueryParser {
     if (ts.acceptKeyword("HAVING")) having = { expr: parseSqlExpressionAt(ts, ITEM), pos: h.pos };
     const windows = this.windowClause();
     if (items !== undefined) items = substituteNamedWindows(items, windows, (message, pos) => ts.raise(message, { pos } as Token));
-    return { kind: "Select", pos: start.pos, distinct, items, from, where, groupBy, having };
+    return { kind: "Select", pos: start.pos, distinct, items, from, where, groupBy, having, ...(hints === undefined ? {} : { hints }) };
+  }
+
+  /** A hint comment `/*+ NAME('k'='v', ...), NAME2(a, b)` (closed as any comment): Flink's query hints. */
+  private hints(): QueryHint[] {
+    const ts = this.ts;
+    ts.expectOp("/*+");
+    const out: QueryHint[] = [];
+    do {
+      const at = ts.peek();
+      const name = ts.identifier("a hint name").toUpperCase();
+      const options: [string, string][] = [];
+      if (ts.acceptOp("(")) {
+        if (!ts.isOp(")")) {
+          do {
+            const key = ts.peek().kind === "string" ? ts.next().text : ts.identifier("a hint option");
+            if (ts.acceptOp("=")) {
+              if (ts.peek().kind !== "string") ts.fail("expected a string literal (the hint option's value)");
+              options.push([key, ts.next().text]);
+            } else {
+              options.push([key, ""]);
+            }
+          } while (ts.acceptOp(","));
+        }
+        ts.expectOp(")");
+      }
+      out.push({ name, options, pos: at.pos });
+    } while (ts.acceptOp(","));
+    ts.expectOp("*/");
+    return out;
   }
 
   /** `WINDOW w AS (PARTITION BY ... ORDER BY ... [frame]) {, w2 AS (...)}` after HAVING: the named windows of `OVER w`. */

@@ -83,6 +83,9 @@ export function resolveSchema(schema: Schema<object>, pc: PlanContext, emission:
   if (schema.watermarkSpec) {
     const at = columns.findIndex((c) => c.name === schema.watermarkSpec!.column);
     const col = columns[at]!;
+    if (col.type.timeAttribute === "PROCTIME") {
+      throw new ValidationError(`Invalid watermark definition for '${col.name}': a watermark cannot be defined for a processing-time attribute (PROCTIME()); declare it on an event-time column`);
+    }
     checkRowtimeType(col);
     const delayMillis = watermarkDelay(schema.watermarkSpec, pc);
     columns[at] = { name: col.name, type: col.type.withTimeAttribute("ROWTIME") };

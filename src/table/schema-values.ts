@@ -1,19 +1,35 @@
 import { getOwn } from "../types/own.js";
 import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
-import { type ValuesNode, valuesNode } from "../plan/nodes.js";
+import { type PlanNode, type ValuesNode, projectNode, valuesNode } from "../plan/nodes.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
 import { Kind, kindFromShort, PositionalRow } from "../types/row.js";
 import type { Schema } from "./schema.js";
-import { type WatermarkEmission, computedColumnsFunction, resolveSchema } from "./schema-resolve.js";
+import { type ResolvedTableSchema, type WatermarkEmission, computedColumnsFunction, resolveSchema } from "./schema-resolve.js";
 import { coerceValue } from "../types/values.js";
 
 /**
  * `env.fromValues(schema, ...rows)`: rows give the physical columns (positionally with `Row.of(...)`, or
  * as objects keyed by column name); computed columns are evaluated here, once, and the watermark
- * declaration goes on the Values node, whose reader emits the watermarks.
+ * declaration goes on the Values node, whose reader emits the watermarks. `PROCTIME()` columns are the
+ * exception: they are read when the row is, so they are a projection over the Values node (as Flink's
+ * plan has a Calc computing PROCTIME() above the scan).
  */
-export function schemaValuesNode(schema: Schema<object>, rows: readonly unknown[], pc: PlanContext, emission?: WatermarkEmission): ValuesNode {
-  const resolved = resolveSchema(schema, pc, emission);
+export function schemaValuesNode(schema: Schema<object>, rows: readonly unknown[], pc: PlanContext, emission?: WatermarkEmission): PlanNode {
+  const full = resolveSchema(schema, pc, emission);
+  const proc = full.computed.filter((c) => c.type.timeAttribute === "PROCTIME");
+  if (proc.length === 0) return valuesOf(full, rows, pc);
+  const stored = full.schema.columns.filter((c) => !proc.some((p) => p.name === c.name));
+  const storedComputed = full.computed.filter((c) => !proc.includes(c));
+  const inner = valuesOf({
+    ...full, schema: new ResolvedSchema(stored),
+    computed: storedComputed.map((c) => ({ ...c, index: stored.findIndex((s) => s.name === c.name) })),
+  }, rows, pc);
+  const exprs = full.schema.columns.map((c) => proc.find((p) => p.name === c.name)?.expr ?? { kind: "Column" as const, name: c.name });
+  return projectNode({ schema: full.schema, input: inner, exprs });
+}
+
+function valuesOf(resolved: ResolvedTableSchema, rows: readonly unknown[], pc: PlanContext): ValuesNode {
   const physical = resolved.physical.columns;
   const names = resolved.physical.names;
   const kinds: number[] = [];

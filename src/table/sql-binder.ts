@@ -15,7 +15,7 @@ import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "./insert.js";
-import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
+import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
 import { didYouMean } from "../sql/closest-name.js";
 import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
 import { planSemiJoin } from "../plan/semi-join-builder.js";
@@ -33,6 +33,7 @@ import { unnestFunction } from "../sql/unnest.js";
 import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, windowPropertiesOf } from "../sql/window-tvf.js";
 import { likeSourceError, mergeLike } from "./sql-table-like.js";
 import { SubqueryRewriter } from "./sql-subqueries.js";
+import { bindLookupJoin } from "./sql-lookup-join.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -173,19 +174,44 @@ export class Binder {
 
   /** ORDER BY / OFFSET / FETCH (LIMIT) over the query's output columns: Table.orderBy / offset / fetch. */
   private ordered(q: OrderedQuery): AnyTable {
-    let t = this.query(q.query);
+    const hidden = this.hiddenOrderKeys(q);
+    let t = hidden === undefined ? this.query(q.query) : this.select(hidden.query);
     const source = sourceOf(t, undefined);
     if (q.orderBy.length > 0) {
-      const keys = q.orderBy.map((o) => new Expression({
-        kind: "Sort", ascending: o.ascending, nullsFirst: o.nullsFirst, expr: this.resolve(o.expr, [source], o.pos),
+      const keys = q.orderBy.map((o, i) => new Expression({
+        kind: "Sort", ascending: o.ascending, nullsFirst: o.nullsFirst,
+        expr: hidden?.names[i] !== undefined ? { kind: "Column", name: hidden.names[i]! } : this.resolve(o.expr, [source], o.pos),
       }));
       const input = t;
       t = this.at(q.orderBy[0]!.pos, () => untyped(input).orderBy(...keys));
+      if (hidden !== undefined) {
+        // the keys that are not selected are carried to the sort and dropped after it
+        const sorted = t;
+        const shown = sorted.getResolvedSchema().names.slice(0, hidden.width).map((n) => new Expression({ kind: "Column", name: n }));
+        t = this.at(q.pos, () => untyped(sorted).select(...shown));
+      }
     }
     const { offset, fetch } = q;
     if (offset !== undefined) { const input = t; t = this.at(q.pos, () => untyped(input).offset(offset)); }
     if (fetch !== undefined) { const input = t; t = this.at(q.pos, () => untyped(input).fetch(fetch)); }
     return t;
+  }
+
+  /**
+   * `SELECT a FROM t ORDER BY b` with b a column of t that is not selected (Flink sorts by it all the same):
+   * the plain SELECT extended by the missing key columns, with the names the sort uses for them; undefined
+   * when every key is an output column or the SELECT aggregates or is DISTINCT.
+   */
+  private hiddenOrderKeys(q: OrderedQuery): { query: SelectQuery; names: (string | undefined)[]; width: number } | undefined {
+    const inner = q.query;
+    if (inner.kind !== "Select" || inner.items === undefined || inner.distinct || inner.groupBy !== undefined || inner.having !== undefined) return undefined;
+    if (inner.items.some((it) => it.star !== undefined)) return undefined;
+    const outNames = inner.items.map((it, i) => it.alias ?? (it.expr.kind === "Column" ? it.expr.name : `EXPR$${i}`));
+    const names = q.orderBy.map((o, i) => (o.expr.kind === "Column" && (o.expr as QualifiedColumn).qualifier === undefined && !outNames.includes(o.expr.name)
+      ? `$order${i}` : undefined));
+    if (names.every((n) => n === undefined)) return undefined;
+    const extra: SelectItem[] = q.orderBy.flatMap((o, i) => (names[i] === undefined ? [] : [{ expr: o.expr, alias: names[i], pos: o.pos }]));
+    return { query: { ...inner, items: [...inner.items, ...extra] }, names, width: inner.items.length };
   }
 
   private select(given: SelectQuery, preBound?: Bound): AnyTable {
@@ -199,7 +225,7 @@ export class Binder {
       q = { ...q, from: { ...q.from, joinType: "INNER", on: q.where.expr }, where: undefined };
     }
     const windowed = preBound === undefined ? this.windowAggregateSource(q) : undefined;
-    const from = preBound ?? windowed?.bound ?? this.from(q.from);
+    const from = preBound ?? windowed?.bound ?? this.withHints(q.hints, () => this.from(q.from));
     let sources = from.sources;
     let t = from.table;
     // IN (SELECT ...) / EXISTS (...) conjuncts of WHERE are semi / anti joins after the plain conditions
@@ -713,7 +739,17 @@ export class Binder {
     if (f.joinType !== "INNER" && f.joinType !== "LEFT" && f.joinType !== "CROSS") {
       throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: a ${f.joinType} JOIN with ${r.kind === "Lateral" ? "LATERAL TABLE" : "FOR SYSTEM_TIME AS OF"} is not supported; use [INNER] JOIN or LEFT JOIN`);
     }
+    const hints = this.hints;
     const left = this.from(f.left);
+    if (r.kind === "Table" && r.asOf !== undefined) {
+      // AS OF a processing-time attribute: a lookup join against the table's connector (Flink's rule)
+      const time = this.resolve(r.asOf.expr, left.sources, r.asOf.pos);
+      const schema = left.table.getResolvedSchema();
+      if (time.kind === "Column" && schema.has(time.name) && schema.column(time.name).type.timeAttribute === "PROCTIME") {
+        return this.at(f.pos, () => bindLookupJoin(this.env, f.joinType === "LEFT" ? "LEFT" : "INNER", r, left, f.on, hints,
+          (e, sources, pos) => this.resolve(e, sources, pos), (pos) => location(this.src, pos)));
+      }
+    }
     const leftNames = left.table.getResolvedSchema().names;
     let callExpr: ExprNode;
     let qualifier: string | undefined;
@@ -770,6 +806,14 @@ export class Binder {
     return this.versionedRenames.get(n) ?? n;
   }
   private readonly versionedRenames = new Map<string, string>();
+
+  /** The hints of the SELECT whose FROM is being bound (LOOKUP hints reach its lookup joins). */
+  private hints: readonly QueryHint[] | undefined;
+  private withHints<T>(hints: readonly QueryHint[] | undefined, f: () => T): T {
+    const saved = this.hints;
+    this.hints = hints;
+    try { return f(); } finally { this.hints = saved; }
+  }
 
   /** `t FOR SYSTEM_TIME AS OF l.time`: a temporal table function call over t's rowtime and primary key. */
   private versioned(r: Extract<FromItem, { kind: "Table" }>, left: Bound, leftNames: readonly string[]): ExprNode {

@@ -30,6 +30,19 @@ export function tokenize(src: string, what: string): Token[] {
       while (i < src.length && src[i] !== "\n") i++;
       continue;
     }
+    if (ch === "/" && src[i + 1] === "*") {
+      const close = src.indexOf("*/", i + 2);
+      if (close < 0) throw sqlParseError(`unterminated comment`, src, i, what);
+      if (src[i + 2] === "+") {
+        // a hint comment `/*+ NAME(...)`: its text is tokenized between the tokens '/*+' and the comment's end
+        out.push({ kind: "op", text: "/*+", pos: i });
+        // (positions stay those of the whole text: the part before the hint is blanked)
+        out.push(...tokenize(" ".repeat(i + 3) + src.slice(i + 3, close), what).filter((t) => t.kind !== "eof"));
+        out.push({ kind: "op", text: "*/", pos: close });
+      }
+      i = close + 2;
+      continue;
+    }
     const start = i;
     if (ch === "'") {
       let text = "";

@@ -32,6 +32,27 @@ describe("jdbc SQL", () => {
     expect(lookupQuery(POSTGRES_DIALECT, "t", ["k", "v"], ["k", "v"])).toBe('SELECT "k", "v" FROM "t" WHERE "k" = $1 AND "v" = $2');
   });
 
+  it("pushed filters become bind parameters after the partition's, never text", async () => {
+    const { filterCondition, acceptsJdbcFilter } = await import("../../src/connectors/jdbc/filters.js");
+    const { SQLITE_CODEC } = await import("../../src/connectors/sqlite/codec.js");
+    const { DataTypes } = await import("../../src/index.js");
+    const columns = [{ name: "age", type: DataTypes.INT() }, { name: "name", type: DataTypes.STRING() }, { name: "ok", type: DataTypes.BOOLEAN() }];
+    const where = (first: number) => filterCondition(POSTGRES_DIALECT, [
+      { column: "age", op: ">", value: 30 }, { column: "name", op: "IN", value: ["a", "b'; DROP TABLE t; --"] }, { column: "ok", op: "IS NOT NULL" },
+    ], columns, SQLITE_CODEC, first);
+    expect(scanQuery(POSTGRES_DIALECT, "t", ["age"], "age", { lower: 5, upper: 7 }, where)).toEqual({
+      sql: 'SELECT "age" FROM "t" WHERE ("age" BETWEEN $1 AND $2) AND "age" > $3 AND "name" IN ($4, $5) AND "ok" IS NOT NULL',
+      params: [5, 7, 30, "a", "b'; DROP TABLE t; --"],
+    });
+    expect(scanQuery(SQLITE_DIALECT, "t", ["ok"], undefined, undefined, (first) => filterCondition(SQLITE_DIALECT, [{ column: "ok", op: "=", value: true }], columns, SQLITE_CODEC, first)))
+      .toEqual({ sql: 'SELECT "ok" FROM "t" WHERE "ok" = ?', params: [1] });
+    // string ordering and comparisons of other types stay in the plan
+    expect(acceptsJdbcFilter({ column: "name", op: "<", value: "z" }, columns)).toBe(false);
+    expect(acceptsJdbcFilter({ column: "name", op: "=", value: "z" }, columns)).toBe(true);
+    expect(acceptsJdbcFilter({ column: "age", op: "<=", value: 3 }, columns)).toBe(true);
+    expect(acceptsJdbcFilter({ column: "ok", op: ">", value: true }, columns)).toBe(false);
+  });
+
   it("keeps statements within the database's parameter limit", () => {
     expect(rowsPerStatement(POSTGRES_DIALECT, 3, 1000)).toBe(1000);
     expect(rowsPerStatement(POSTGRES_DIALECT, 100, 1000)).toBe(655);

@@ -216,4 +216,51 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
       expect(got).toEqual([...state].sort((a, b) => a[0] - b[0]));
     }), { numRuns: 25 });
   }, 60_000);
+
+  it("pushes simple filters into the scan's WHERE as bind parameters; explain shows them, the rest stays a Calc", async () => {
+    const t = uniqueTable("filtered");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER, name TEXT, score ${pg() ? "double precision" : "REAL"}, active ${pg() ? "boolean" : "INTEGER"})`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'a', 1.5, ${pg() ? "true" : "1"}), (2, 'b', 2.5, ${pg() ? "true" : "1"}), (3, 'b', 3.5, ${pg() ? "true" : "1"}), `
+      + `(4, 'c', 4.5, ${pg() ? "false" : "0"}), (5, NULL, 5.5, ${pg() ? "true" : "1"}), (6, 'a''b', NULL, NULL), (7, 'a', 7.5, ${pg() ? "true" : "1"})`);
+    const e = env();
+    e.executeSql(`CREATE TABLE items (id INT, name STRING, score DOUBLE, active BOOLEAN) WITH ('connector' = 'jdbc', 'url' = '${db.url}', 'table-name' = '${t}')`);
+    const q = e.sqlQuery("SELECT id, name FROM items WHERE score >= 2 AND name IN ('a', 'b', 'a''b') AND active = TRUE AND id <> 3 AND name < 'z'");
+    const plan = q.explain();
+    expect(plan).toMatch(/SourceScan\(table=\[items\], connector=\[jdbc\], filter=\[score >= 2 AND name IN \('a', 'b', 'a''b'\) AND active = true AND id <> 3\]/);
+    // string ordering is the plan's (collations differ): it stays above the scan
+    expect(plan).toMatch(/Filter\(condition=\[.*name.*'z'/);
+    expect(await q.execute().toChangelog()).toEqual(["+I[2, b]", "+I[7, a]"]);
+    const or = e.sqlQuery("SELECT id FROM items WHERE score IS NULL OR id = 1 OR name IN ('c')");
+    expect(or.explain()).toMatch(/SourceScan\(table=\[items\], connector=\[jdbc\], project=\[id, name, score\], filter=\[\(score IS NULL OR id = 1 OR name IN \('c'\)\)\]/);
+    expect(await or.execute().toChangelog()).toEqual(["+I[1]", "+I[4]", "+I[6]"]);
+    // an OR with a part the database cannot take stays in the plan whole
+    expect(e.sqlQuery("SELECT id FROM items WHERE score IS NULL OR name > 'b'").explain()).toMatch(/Filter\(condition=\[or\(/);
+    expect(await e.executeSql("SELECT id FROM items WHERE name IS NULL").toChangelog()).toEqual(["+I[5]"]);
+    expect(await e.executeSql("SELECT id FROM items WHERE name IS NOT NULL AND score < 3 AND score > 1.5").toChangelog()).toEqual(["+I[2]"]);
+  });
+
+  it("SQL lookup joins against a database table (R-023, R-025 in SQL): FOR SYSTEM_TIME AS OF a PROCTIME() column", async () => {
+    const t = uniqueTable("customers_t");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER PRIMARY KEY, name TEXT, age INTEGER, city TEXT, state TEXT, zipcode INTEGER)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'Bob', 28, 'Mountain View', 'California', 94043), (2, 'Alice', 32, 'San Francisco', 'California', 95016), `
+      + "(3, 'Claire', 37, 'Austin', 'Texas', 73301), (4, 'Shannon', 29, 'Boise', 'Idaho', 83701), (5, 'Jake', 42, 'New York City', 'New York', 10001)");
+    const e = env();
+    e.executeSql(`CREATE TABLE customers_t (id INT, name STRING, age INT, city STRING, state STRING, zipcode INT, PRIMARY KEY (id) NOT ENFORCED) `
+      + `WITH ('connector' = 'jdbc', 'url' = '${db.url}', 'table-name' = '${t}')`);
+    const orders = Schema.newBuilder().column("order_id", DataTypes.INT()).column("customer_id", DataTypes.INT()).column("total", DataTypes.DOUBLE())
+      .column("order_time", DataTypes.STRING()).columnByExpression("proc_time", "PROCTIME()").build();
+    e.createTemporaryView("orders_t", e.fromValues(orders, Row.of(1, 3, 44.44, "2020-10-10 00:00:01"), Row.of(2, 5, 100.02, "2020-10-10 00:00:02"),
+      Row.of(4, 2, 92.61, "2020-10-10 00:00:04"), Row.of(3, 1, 23.89, "2020-10-10 00:00:03"), Row.of(6, 4, 7.65, "2020-10-10 00:00:06"),
+      Row.of(5, 2, 12.78, "2020-10-10 00:00:05")) as never);
+    const cols = "O.order_id, O.total, C.id, C.name, C.age, C.city, C.state, C.zipcode";
+    expect(await e.executeSql(`SELECT ${cols} FROM orders_t as O JOIN customers_t FOR SYSTEM_TIME AS OF O.proc_time AS C ON O.customer_id = C.id AND C.age > 30`).toChangelog()).toEqual([
+      "+I[1, 44.44, 3, Claire, 37, Austin, Texas, 73301]", "+I[2, 100.02, 5, Jake, 42, New York City, New York, 10001]",
+      "+I[4, 92.61, 2, Alice, 32, San Francisco, California, 95016]", "+I[5, 12.78, 2, Alice, 32, San Francisco, California, 95016]",
+    ]);
+    expect(await e.executeSql(`SELECT /*+ LOOKUP('table'='C', 'async'='true', 'capacity'='4') */ ${cols} FROM orders_t as O LEFT JOIN customers_t FOR SYSTEM_TIME AS OF O.proc_time AS C ON O.customer_id = C.id AND CAST(O.total AS INT) < C.age`).toChangelog()).toEqual([
+      "+I[1, 44.44, null, null, null, null, null, null]", "+I[2, 100.02, null, null, null, null, null, null]",
+      "+I[4, 92.61, null, null, null, null, null, null]", "+I[3, 23.89, 1, Bob, 28, Mountain View, California, 94043]",
+      "+I[6, 7.65, 4, Shannon, 29, Boise, Idaho, 83701]", "+I[5, 12.78, 2, Alice, 32, San Francisco, California, 95016]",
+    ]);
+  });
 });

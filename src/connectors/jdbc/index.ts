@@ -5,10 +5,12 @@ import { JdbcLookupReader } from "./lookup.js";
 import { JDBC_OPTIONS, partitionOptions } from "./options.js";
 import { JdbcScanReader } from "./reader.js";
 import { JdbcSinkWriter } from "./writer.js";
+import { acceptsJdbcFilter } from "./filters.js";
 
 /**
  * Flink's `jdbc` connector for PostgreSQL (through `pg`) and SQLite (through `better-sqlite3`), the
- * database chosen by the `url`: a bounded scan (partitioned on a numeric column), a lookup source for
+ * database chosen by the `url`: a bounded scan (partitioned on a numeric column; simple filters pushed into
+ * its WHERE as bind parameters), a lookup source for
  * lookup joins, and a sink that appends, or upserts and deletes by the primary key when the table
  * declares one. Built on the public connector API, as a user's connector would be.
  */
@@ -27,7 +29,7 @@ export const jdbcConnector = defineConnector({
   },
   source: {
     bounded: () => true,
-    pushdown: { projection: true },
+    pushdown: { projection: true, acceptFilter: (f, table) => acceptsJdbcFilter(f, table.columns) },
     createReader: (ctx) => JdbcScanReader.open(ctx),
   },
   sink: {

@@ -1,10 +1,11 @@
 import { ExecutionError } from "../../types/errors.js";
-import type { JsonValue, SourceBatch, SourceReader } from "../api/contract.js";
+import type { JsonValue, SourceBatch, SourceContext, SourceReader } from "../api/contract.js";
 import type { JdbcConnection, RowCursor } from "./driver.js";
 import { codecOf, openConnection, whereOf } from "./open.js";
 import { type JdbcTable, partitionOptions } from "./options.js";
 import { type ScanPartition, scanPartitions } from "./partitions.js";
 import { scanQuery } from "./sql.js";
+import { filterCondition } from "./filters.js";
 
 /** Where a scan stands: the partition being read and the rows of it already returned. */
 interface ScanPosition {
@@ -27,7 +28,7 @@ export class JdbcScanReader implements SourceReader {
   private rowsRead = 0;
   private cursor: RowCursor | undefined;
 
-  private constructor(private readonly table: JdbcTable, private readonly conn: JdbcConnection) {
+  private constructor(private readonly table: JdbcTable & { readonly filters: SourceContext["filters"] }, private readonly conn: JdbcConnection) {
     // the partition column need not be read (a projection may leave it out): it was checked when planned
     const p = partitionOptions(table, false);
     this.partitions = p === undefined ? [undefined] : scanPartitions(p);
@@ -36,7 +37,7 @@ export class JdbcScanReader implements SourceReader {
     this.columns = table.columns.map((c) => c.name);
   }
 
-  static async open(table: JdbcTable): Promise<JdbcScanReader> {
+  static async open(table: JdbcTable & { readonly filters: SourceContext["filters"] }): Promise<JdbcScanReader> {
     return new JdbcScanReader(table, await openConnection(table));
   }
 
@@ -45,7 +46,9 @@ export class JdbcScanReader implements SourceReader {
     if (this.cursor === undefined) {
       const part = this.partitions[this.partition];
       const column = this.table.options["scan.partition.column"];
-      this.cursor = this.conn.cursor(scanQuery(this.conn.dialect, this.table.options["table-name"], this.columns, column, part), this.table.options["scan.fetch-size"]);
+      const filters = this.table.filters;
+      const where = filters.length === 0 ? undefined : (first: number) => filterCondition(this.conn.dialect, filters, this.table.columns, codecOf(this.table), first);
+      this.cursor = this.conn.cursor(scanQuery(this.conn.dialect, this.table.options["table-name"], this.columns, column, part, where), this.table.options["scan.fetch-size"]);
     }
     let next: unknown[][] | null | Promise<unknown[][] | null>;
     try {

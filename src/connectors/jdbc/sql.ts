@@ -40,15 +40,23 @@ const columnList = (columns: readonly string[]): string => columns.map(quoteIden
 /**
  * The scan of one partition: every column of the table, restricted to the partition's range of
  * `column` (the first partition also takes NULL and values below, the last values above, so no row is
- * missed). Without a partition: the whole table.
+ * missed), and to `where`, the pushed filters (jdbc/filters.ts) with their parameters numbered after the
+ * partition's. Without a partition: the whole table.
  */
-export function scanQuery(d: SqlDialect, table: string, columns: readonly string[], column?: string, part?: ScanPartition): Statement {
+export function scanQuery(d: SqlDialect, table: string, columns: readonly string[], column?: string, part?: ScanPartition,
+  where?: (first: number) => Statement): Statement {
   const base = `SELECT ${columnList(columns)} FROM ${quoteTableName(table)}`;
-  if (column === undefined || part === undefined || (part.lower === undefined && part.upper === undefined)) return { sql: base, params: [] };
-  const c = quoteIdentifier(column);
-  if (part.lower === undefined) return { sql: `${base} WHERE ${c} <= ${d.placeholder(1)} OR ${c} IS NULL`, params: [part.upper] };
-  if (part.upper === undefined) return { sql: `${base} WHERE ${c} >= ${d.placeholder(1)}`, params: [part.lower] };
-  return { sql: `${base} WHERE ${c} BETWEEN ${d.placeholder(1)} AND ${d.placeholder(2)}`, params: [part.lower, part.upper] };
+  let range: Statement | undefined;
+  if (column !== undefined && part !== undefined && (part.lower !== undefined || part.upper !== undefined)) {
+    const c = quoteIdentifier(column);
+    range = part.lower === undefined ? { sql: `${c} <= ${d.placeholder(1)} OR ${c} IS NULL`, params: [part.upper] }
+      : part.upper === undefined ? { sql: `${c} >= ${d.placeholder(1)}`, params: [part.lower] }
+      : { sql: `${c} BETWEEN ${d.placeholder(1)} AND ${d.placeholder(2)}`, params: [part.lower, part.upper] };
+  }
+  const filters = where?.((range?.params.length ?? 0) + 1);
+  if (filters === undefined || filters.sql === "") return range === undefined ? { sql: base, params: [] } : { sql: `${base} WHERE ${range.sql}`, params: range.params };
+  if (range === undefined) return { sql: `${base} WHERE ${filters.sql}`, params: filters.params };
+  return { sql: `${base} WHERE (${range.sql}) AND ${filters.sql}`, params: [...range.params, ...filters.params] };
 }
 
 /** The lookup of one key: `SELECT … WHERE k1 = ? AND k2 = ?`. */

@@ -24,9 +24,11 @@ export class CalcOperator extends BaseOperator {
   /** Generated in the constructor; reads `this.out` on every call, so the edge set later is used. */
   override processElement: (input: number, kind: number, row: unknown[]) => void;
 
-  constructor(stages: readonly (FilterNode | ProjectNode)[], inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver) {
+  /** @param clock the job's processing-time clock, read by `PROCTIME()` in the expressions */
+  constructor(stages: readonly (FilterNode | ProjectNode)[], inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver, clock?: () => number) {
     super(1);
     const root = new CodegenContext(inputSchema, resolveFunction, "r0");
+    if (clock !== undefined) root.withClock(clock);
     let ctx = root;
     let body = "";
     stages.forEach((stage, i) => {

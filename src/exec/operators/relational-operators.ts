@@ -60,11 +60,12 @@ function operatorFor(node: RelationalNode, settings: JobSettings, modeOf: (n: Pl
       const type = first === undefined ? undefined : node.input.schema.types[first.column];
       if (node.offset > 0) throw new ValidationError("offset: a streaming OFFSET needs a FETCH (offset(n).fetch(m) or limit(n, m))");
       if (first && first.ascending && type?.timeAttribute === "ROWTIME") return new TemporalSortOperator(node.keys);
+      if (first && first.ascending && type?.timeAttribute === "PROCTIME" && appendOnly) return new TemporalSortOperator(node.keys, true);
       if (settings.config.get(NON_TEMPORAL_SORT) === "true") return new SortOperator(node.keys, 0, undefined);
       const name = first === undefined ? "" : node.input.schema.names[first.column];
       throw new ValidationError(
         `Sort on a non-time-attribute field is not supported: orderBy(${name}${first && !first.ascending ? " DESC" : ""}) in streaming mode `
-        + "needs an ascending event-time attribute as its first key, or a fetch/limit after it (a top-N)");
+        + "needs an ascending time attribute (event or processing time) as its first key, or a fetch/limit after it (a top-N)");
     }
   }
 }

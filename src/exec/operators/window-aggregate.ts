@@ -42,17 +42,51 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
   /** Generated: emits a window's groups as `+I` rows. */
   private readonly emitWindow: (w: WindowState) => void;
 
+  /**
+   * Processing-time windows (on a `PROCTIME()` attribute): the time axis is the row's processing time, which
+   * only increases. A row at processing time t first fires the windows that ended by t (Flink's
+   * processing-time timers at end - 1 ms have passed), then is assigned; watermarks pass through without
+   * firing anything, except the +∞ of the end of input, which fires every open window (as Flink does at the
+   * end of a bounded input). `currentWatermark` is then the processing time fired up to.
+   */
+  private readonly procTime: boolean;
+  /** Processing-time mode: the last watermark forwarded. */
+  private forwarded = -Infinity;
+
   constructor(node: WindowAggregateNode, resolveFunction?: FunctionResolver, options: AggregateOptions = {}) {
     const w = node.window;
-    super(node.input.schema.indexOf(w.timeColumn), `window '${w.alias}' on column '${w.timeColumn}'`);
+    const timeIndex = node.input.schema.indexOf(w.timeColumn);
+    super(timeIndex, `window '${w.alias}' on column '${w.timeColumn}'`);
     if (w.type === "SESSION") throw new ExecutionError("WindowAggregateOperator does not run session windows (see SessionWindowAggregateOperator)");
     const code = compileWindowAggregate(node, this, this.down, resolveFunction, options);
     this.layout = code.layout;
     this.key = code.key;
+    this.procTime = node.input.schema.columns[timeIndex]!.type.timeAttribute === "PROCTIME";
     // an own property rather than a method calling it: one call less per record, and the caller's
     // (megamorphic) dispatch lands on this query's code directly
-    this.processElement = code.processElement;
+    if (this.procTime) {
+      const assign = code.processElement;
+      this.processElement = (input, kind, row) => {
+        const now = this.rowtime(row);
+        if (now - 1 > this.currentWatermark) this.fire(now - 1);
+        assign(input, kind, row);
+      };
+    } else {
+      this.processElement = code.processElement;
+    }
     this.emitWindow = code.emitWindow;
+  }
+
+  override processWatermark(input: number, wm: number): void {
+    if (!this.procTime) { super.processWatermark(input, wm); return; }
+    if (wm <= this.forwarded) return;
+    this.forwarded = wm;
+    if (wm === Infinity) this.fire(Infinity);
+    this.down.target.processWatermark(this.down.input, wm);
+  }
+
+  override inputWatermark(): number {
+    return this.procTime ? this.forwarded : this.currentWatermark;
   }
 
   /** Number of (window, key) entries held (benchmarks report bytes per entry). */
@@ -82,6 +116,15 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
   }
 
   protected override onWatermark(wm: number): void {
+    this.fire(wm);
+    const down = this.down;
+    down.target.processWatermark(down.input, wm);
+  }
+
+  /** Emits and forgets every window whose end - 1 ms is at or before `time`, in order of their end. */
+  private fire(time: number): void {
+    if (time > this.currentWatermark) this.currentWatermark = time;
+    const wm = time;
     const ends = this.ends;
     while (ends.length > 0 && ends[0]! - 1 <= wm) {
       const w = this.windows.get(ends.shift()!)!;
@@ -90,8 +133,6 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
       this.windows.delete(w.end);
       if (this.last === w) this.last = undefined;
     }
-    const down = this.down;
-    down.target.processWatermark(down.input, wm);
   }
 
   override snapshotState(): unknown {
@@ -102,12 +143,17 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
       w.keys.forEachGroup((gid, key) => groups.push({ keys: w.keys.valuesOf(key), state: this.layout.snapshot(w.cols, gid) }));
       windows.push({ start: w.start, end: w.end, groups });
     }
-    return { windows, numLateRecordsDropped: this.numLateRecordsDropped };
+    return this.procTime
+      ? { windows, numLateRecordsDropped: this.numLateRecordsDropped, procTime: this.currentWatermark }
+      : { windows, numLateRecordsDropped: this.numLateRecordsDropped };
   }
 
   override restoreState(state: unknown): void {
     const s = state as { windows: { start: number; end: number; groups: { keys: unknown[]; state: unknown }[] }[]; numLateRecordsDropped: number };
     this.numLateRecordsDropped = s.numLateRecordsDropped;
+    // processing time fired up to survives a restore (event time restarts without a watermark, as in Flink)
+    const fired = (state as { procTime?: number }).procTime;
+    if (this.procTime && typeof fired === "number") this.currentWatermark = fired;
     for (const sw of s.windows) {
       const w = this.openWindow(sw.start, sw.end);
       for (const g of sw.groups) {

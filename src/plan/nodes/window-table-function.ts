@@ -38,6 +38,10 @@ export function windowTableFunctionNode(f: { input: PlanNode; window: WindowAssi
   const what = `${window.type}(TABLE ..., DESCRIPTOR(${window.timeColumn}), ...)`;
   if (!input.schema.has(window.timeColumn)) throw new ValidationError(`${what}: column '${window.timeColumn}' is not in [${input.schema.names.join(", ")}]`);
   const time = input.schema.column(window.timeColumn).type;
+  if (time.timeAttribute === "PROCTIME") {
+    // Flink's message: only a window aggregate (GROUP BY window_start, window_end) runs on processing time
+    throw new ValidationError(`${what}: Processing time Window TableFunction is not supported yet; aggregate it (GROUP BY window_start, window_end) or use an event-time attribute`);
+  }
   if (time.timeAttribute !== "ROWTIME") {
     throw new ValidationError(`${what}: column '${window.timeColumn}' is not an event-time attribute (it has type ${time}); declare a WATERMARK for it`);
   }

@@ -52,12 +52,18 @@ function signedIntervalMillis(e: ExprNode, pc: PlanContext, what: string): numbe
   return value;
 }
 
-/** The event-time attribute a window is on; processing-time windows are not supported. */
-function rowtimeColumn(e: ExprNode, input: PlanNode, what: string): Column {
+/**
+ * The time attribute a window is on: an event-time attribute, or a processing-time one (`PROCTIME()`) for
+ * the windows at fixed positions (not SESSION).
+ */
+function rowtimeColumn(e: ExprNode, input: PlanNode, what: string, type: GroupWindowDefinition["type"]): Column {
   const c = stripAlias(e);
   if (c.kind !== "Column") throw new ValidationError(`${what}: the time attribute must be a column reference, got ${nodeToString(e)}`);
   const column = input.schema.columns[input.schema.indexOf(c.name, `${what}: time attribute`)]!;
-  if (column.type.timeAttribute !== "ROWTIME") {
+  if (column.type.timeAttribute === "PROCTIME" && type === "SESSION") {
+    throw new ValidationError(`${what}: session windows on a processing-time attribute ('${c.name}') are not supported; use an event-time attribute`);
+  }
+  if (column.type.timeAttribute !== "ROWTIME" && column.type.timeAttribute !== "PROCTIME") {
     throw new ValidationError(`${what}: column '${c.name}' is not an event-time attribute (it has type ${column.type}); declare a watermark for it `
       + `(Schema.newBuilder()...watermark("${c.name}", ...)), and note that it stops being one once an expression changes it`);
   }
@@ -73,7 +79,7 @@ export function groupWindowSpec(def: GroupWindowDefinition, input: PlanNode, pc:
   const name = def.type === "TUMBLE" ? "Tumble" : def.type === "SLIDE" ? "Slide" : def.type === "SESSION" ? "Session" : "Cumulate";
   const what = `window '${def.alias}' (${name})`;
   checkAlias(def.alias, input, what);
-  const time = rowtimeColumn(def.timeField, input, what);
+  const time = rowtimeColumn(def.timeField, input, what, def.type);
   const size = intervalMillis(def.size, pc, `${what}: the ${def.type === "SESSION" ? "gap" : def.type === "CUMULATE" ? "maximum size" : "size"}`);
   const offset = def.offset === undefined ? 0 : signedIntervalMillis(def.offset, pc, `${what}: the offset`);
   if (offset !== 0 && def.type === "SESSION") throw new ValidationError(`${what}: a session window has no offset`);
@@ -162,7 +168,7 @@ export function windowAggregate(
   const rewritten = items.map((e) => rewrite(e, false));
   const timeType = input.schema.column(window.timeColumn).type;
   const propertyType = (p: WindowProperty): DataType => (p === "rowtime"
-    ? new DataType(timeType.root, false, { precision: 3, timeAttribute: "ROWTIME" })
+    ? new DataType(timeType.root, false, { precision: 3, timeAttribute: timeType.timeAttribute === "PROCTIME" ? "PROCTIME" : "ROWTIME" })
     : new DataType("TIMESTAMP", false, { precision: 3 }));
   const aggSchema = new ResolvedSchema([
     ...keyCols,

@@ -7,6 +7,10 @@ import { type RowComparator, rowComparator } from "./row-comparator.js";
  * ORDER BY an ascending event-time attribute (then other keys) over an insert-only stream, as Flink's
  * RowTimeSortOperator: rows wait until the watermark passes their rowtime and go out sorted. A row whose
  * rowtime is not after the current watermark is late and dropped.
+ *
+ * On a processing-time attribute (`ORDER BY proctime`, Flink's ProcTimeSortOperator) the axis is the
+ * rows' processing time: a row at time t releases the rows of earlier times (sorted by the other keys),
+ * and the end of input (+∞ watermark) releases the rest; other watermarks release nothing.
  */
 export class TemporalSortOperator extends BaseOperator {
   /** Pending rows, sorted; rows before `head` have been emitted. */
@@ -15,8 +19,10 @@ export class TemporalSortOperator extends BaseOperator {
   private readonly compare: RowComparator;
   private readonly time: number;
   private late = 0;
+  /** Time released up to: the watermark, or in processing-time mode the processing time. */
+  private released = -Infinity;
 
-  constructor(keys: readonly SortKey[]) {
+  constructor(keys: readonly SortKey[], private readonly procTime = false) {
     super(1);
     this.compare = rowComparator(keys);
     this.time = keys[0]!.column;
@@ -24,7 +30,8 @@ export class TemporalSortOperator extends BaseOperator {
 
   processElement(_input: number, _kind: number, row: unknown[]): void {
     const t = timeOf(row[this.time]);
-    if (t <= this.currentWatermark) {
+    if (this.procTime && t - 1 > this.released) this.release(t - 1);
+    if (t <= this.released) {
       this.late++;
       return;
     }
@@ -40,6 +47,14 @@ export class TemporalSortOperator extends BaseOperator {
   }
 
   protected override onWatermark(wm: number): void {
+    if (!this.procTime || wm === Infinity) this.release(wm);
+    this.out.watermark(wm);
+  }
+
+  /** Emits the pending rows with a time at or before `upTo`, in order. */
+  private release(upTo: number): void {
+    this.released = upTo;
+    const wm = upTo;
     const rows = this.rows;
     let h = this.head;
     while (h < rows.length && timeOf(rows[h]![this.time]) <= wm) this.out.record(Kind.INSERT, rows[h++]!);
@@ -51,7 +66,6 @@ export class TemporalSortOperator extends BaseOperator {
       h = 0;
     }
     this.head = h;
-    this.out.watermark(wm);
   }
 
   /** Rows dropped as late. */

@@ -1,0 +1,22 @@
+// Type tests of processing time: `proctime()` is a computed column typed `Date` (NOT NULL), usable as the
+// time attribute of a group window and as an order key. Checked by `tsc --noEmit` (every @ts-expect-error
+// line must be an error).
+import { expectTypeOf } from "vitest";
+import { $, DataTypes, type Expression, lit, proctime, Row, Schema, TableEnvironment, Tumble } from "../../src/index.js";
+import type { SchemaOf } from "./helpers.js";
+
+const env = TableEnvironment.create();
+
+expectTypeOf(proctime()).toEqualTypeOf<Expression<import("../../src/expressions/type-level.js").TLit<Date>>>();
+
+const schema = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", "INT NOT NULL").columnByExpression("proc", proctime()).build();
+expectTypeOf(schema).toEqualTypeOf<Schema<{ k: string | null; v: number; proc: Date }>>();
+
+const t = env.fromValues(schema, Row.of("a", 1));
+expectTypeOf<SchemaOf<typeof t>>().toEqualTypeOf<{ k: string | null; v: number; proc: Date }>();
+
+const w = t.window(Tumble.over(lit(10).seconds()).on($("proc")).as("w")).groupBy($("w")).select($("w").start().as("s"), $("v").sum().as("total"));
+expectTypeOf<SchemaOf<typeof w>>().toEqualTypeOf<{ s: Date; total: number | null }>();
+
+// @ts-expect-error PROCTIME() takes no argument
+proctime(1);
