@@ -58,3 +58,94 @@ describe("MATCH_RECOGNIZE: Flink's programs", () => {
     expect(await env.executeSql(eventTimeSql("ORDER BY rowtime, sequence_num")).toChangelog()).toEqual(["+I[9, 8, 10]", "+I[7, 5, 8]", "+I[9, 3, 11]"]);
   });
 });
+
+const SKIP_SQL = (after: string) => `SELECT * FROM
+ MyTable
+   MATCH_RECOGNIZE(
+   PARTITION BY vehicle_id
+   ORDER BY \`proctime\`
+   MEASURES
+       FIRST(A.engine_temperature) as Initial_Temp,
+       LAST(A.engine_temperature) as Final_Temp
+   ONE ROW PER MATCH
+   ${after}
+   PATTERN (A+ B)
+   DEFINE
+       A as LAST(A.engine_temperature,1) is NULL OR A.engine_temperature > LAST(A.engine_temperature,1),
+       B as B.engine_temperature < LAST(A.engine_temperature)
+   )MR;`;
+export const SKIP_BEFORE = [[1, 100], [1, 102], [1, 104], [1, 106], [1, 105], [1, 107], [1, 101], [1, 100]] as const;
+export const SKIP_AFTER = [[1, 110], [1, 111], [1, 99]] as const;
+export const SKIP_COLUMNS: [string, ReturnType<typeof DataTypes.INT>][] = [["vehicle_id", DataTypes.BIGINT()], ["engine_temperature", DataTypes.INT()]];
+
+async function skipProgram(after: string): Promise<string[]> {
+  const env = streaming();
+  arrivalOrdered(env, "MyTable", SKIP_COLUMNS, [...SKIP_BEFORE, ...SKIP_AFTER]);
+  return env.executeSql(SKIP_SQL(after)).toChangelog();
+}
+
+export const SIMPLE_SQL = `SELECT T.aid, T.bid, T.cid
+     FROM MyTable MATCH_RECOGNIZE (
+             ORDER BY proctime
+             MEASURES
+             \`A"\`.id AS aid,
+             l.id AS bid,
+             C.id AS cid
+             PATTERN (\`A"\` l C)
+             DEFINE
+                 \`A"\` AS name = 'a',
+                 l AS name = 'b',
+                 C AS name = 'c'
+     ) AS T`;
+export const SIMPLE_ROWS = [[1, "a"], [2, "z"], [3, "b"], [4, "c"], [5, "d"], [6, "a"], [7, "b"], [8, "c"], [9, "a"], [10, "b"], [11, "c"]] as const;
+export const COMPLEX_SQL = `SELECT * FROM MyTable MATCH_RECOGNIZE (
+  PARTITION BY symbol
+  ORDER BY proctime
+  MEASURES
+    FIRST(DOWN.price) as first,
+    LAST(DOWN.price) as last,
+    FIRST(DOWN.price, 5) as nullPrice
+  ONE ROW PER MATCH
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (DOWN{2,} UP)
+  DEFINE
+    DOWN AS price < LAST(DOWN.price, 1) OR LAST(DOWN.price, 1) IS NULL,
+    UP AS price > LAST(DOWN.price)
+) AS T`;
+export const COMPLEX_ROWS = [["ACME", 1, 19, 1], ["BETA", 2, 18, 1], ["ACME", 3, 17, 2], ["ACME", 4, 13, 3], ["BETA", 5, 16, 2], ["ACME", 6, 20, 4], ["BETA", 7, 22, 4]] as const;
+export const COMPLEX_COLUMNS: [string, ReturnType<typeof DataTypes.INT>][] = [["symbol", DataTypes.STRING()], ["tstamp", DataTypes.BIGINT()], ["price", DataTypes.INT()], ["tax", DataTypes.INT()]];
+
+describe("MATCH_RECOGNIZE: Flink's programs in arrival order", () => {
+  it("R-149 match-simple: quoted and lower-case variables, a strict sequence A l C", async () => {
+    const env = streaming();
+    arrivalOrdered(env, "MyTable", [["id", DataTypes.BIGINT()], ["name", DataTypes.STRING()]], SIMPLE_ROWS);
+    expect(await env.executeSql(SIMPLE_SQL).toChangelog()).toEqual(["+I[6, 7, 8]", "+I[9, 10, 11]"]);
+  });
+
+  it("R-150 match-complex: PARTITION BY, DOWN{2,} UP, FIRST(DOWN.price, 5) is NULL; SELECT * is partition columns + measures", async () => {
+    const env = streaming();
+    arrivalOrdered(env, "MyTable", COMPLEX_COLUMNS, COMPLEX_ROWS);
+    const t = env.sqlQuery(COMPLEX_SQL);
+    expect(t.getResolvedSchema().toString()).toBe("(\n  `symbol` STRING,\n  `first` INT,\n  `last` INT,\n  `nullPrice` INT\n)");
+    expect(await env.executeSql(COMPLEX_SQL).toChangelog()).toEqual(["+I[ACME, 19, 13, null]", "+I[BETA, 18, 16, null]"]);
+  });
+
+  it("R-153 match-skip-to-first: the next match begins at B's row", async () => {
+    expect(await skipProgram("AFTER MATCH SKIP TO FIRST B")).toEqual(["+I[1, 100, 106]", "+I[1, 105, 107]", "+I[1, 101, 101]", "+I[1, 100, 111]"]);
+  });
+
+  it("R-154 match-skip-to-last: the same rows (B is one row)", async () => {
+    expect(await skipProgram("AFTER MATCH SKIP TO LAST B")).toEqual(["+I[1, 100, 106]", "+I[1, 105, 107]", "+I[1, 101, 101]", "+I[1, 100, 111]"]);
+  });
+
+  it("R-155 match-skip-to-next-row: one match per starting row, in the order they began", async () => {
+    expect(await skipProgram("AFTER MATCH SKIP TO NEXT ROW")).toEqual([
+      "+I[1, 100, 106]", "+I[1, 102, 106]", "+I[1, 104, 106]", "+I[1, 106, 106]", "+I[1, 105, 107]", "+I[1, 107, 107]", "+I[1, 101, 101]",
+      "+I[1, 100, 111]", "+I[1, 110, 111]", "+I[1, 111, 111]",
+    ]);
+  });
+
+  it("R-156 match-skip-past-last-row: the next match begins after the last row", async () => {
+    expect(await skipProgram("AFTER MATCH SKIP PAST LAST ROW")).toEqual(["+I[1, 100, 106]", "+I[1, 107, 107]", "+I[1, 100, 111]"]);
+  });
+});
