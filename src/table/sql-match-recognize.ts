@@ -173,7 +173,10 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
   const out: Column[] = partitionKeys.map((k) => schema.columns[k]!);
   for (const m of measures) {
     if (out.some((o) => o.name === m.name)) at(m.pos, () => { throw new ValidationError(`the output of MATCH_RECOGNIZE has column '${m.name}' twice (partition columns come first, then the measures)`); });
-    out.push({ name: m.name, type: at(m.pos, () => typeOf(m.expr, navigationSchema, pc)) });
+    const type = at(m.pos, () => typeOf(m.expr, navigationSchema, pc));
+    // only MATCH_ROWTIME() is a time attribute of the output (Flink): a time column read from the match is a plain timestamp
+    const isMatchRowtime = m.expr.kind === "Column" && navigations[Number(/^\$nav(\d+)$/.exec(m.expr.name)?.[1] ?? -1)]?.kind === "matchRowtime";
+    out.push({ name: m.name, type: isMatchRowtime ? type : type.withTimeAttribute(undefined) });
   }
   let within: number | undefined;
   if (c.within !== undefined) {

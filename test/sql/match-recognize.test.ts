@@ -3,12 +3,12 @@
 // Flink's programs order by PROCTIME(), which tablestream does not have yet: they run here ordered by an event-time
 // column that ascends in arrival order with a zero-delay watermark, which is the same order (see docs/sql.md).
 import { describe, expect, it } from "vitest";
-import { DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment } from "../../src/index.js";
+import { type DataType, DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment } from "../../src/index.js";
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
 /** A view `name` of `rows` (arrival order) with an appended `proctime` rowtime column ascending by one second per row. */
-export function arrivalOrdered(env: TableEnvironment, name: string, columns: readonly [string, ReturnType<typeof DataTypes.INT>][], rows: readonly (readonly unknown[])[]): void {
+export function arrivalOrdered(env: TableEnvironment, name: string, columns: readonly [string, DataType][], rows: readonly (readonly unknown[])[]): void {
   let b = Schema.newBuilder();
   for (const [n, t] of columns) b = b.column(n, t) as never;
   const schema = b.column("proctime", DataTypes.TIMESTAMP(3)).watermark("proctime", "proctime").build();
@@ -76,7 +76,7 @@ const SKIP_SQL = (after: string) => `SELECT * FROM
    )MR;`;
 export const SKIP_BEFORE = [[1, 100], [1, 102], [1, 104], [1, 106], [1, 105], [1, 107], [1, 101], [1, 100]] as const;
 export const SKIP_AFTER = [[1, 110], [1, 111], [1, 99]] as const;
-export const SKIP_COLUMNS: [string, ReturnType<typeof DataTypes.INT>][] = [["vehicle_id", DataTypes.BIGINT()], ["engine_temperature", DataTypes.INT()]];
+export const SKIP_COLUMNS: [string, DataType][] = [["vehicle_id", DataTypes.BIGINT()], ["engine_temperature", DataTypes.INT()]];
 
 async function skipProgram(after: string): Promise<string[]> {
   const env = streaming();
@@ -113,7 +113,7 @@ export const COMPLEX_SQL = `SELECT * FROM MyTable MATCH_RECOGNIZE (
     UP AS price > LAST(DOWN.price)
 ) AS T`;
 export const COMPLEX_ROWS = [["ACME", 1, 19, 1], ["BETA", 2, 18, 1], ["ACME", 3, 17, 2], ["ACME", 4, 13, 3], ["BETA", 5, 16, 2], ["ACME", 6, 20, 4], ["BETA", 7, 22, 4]] as const;
-export const COMPLEX_COLUMNS: [string, ReturnType<typeof DataTypes.INT>][] = [["symbol", DataTypes.STRING()], ["tstamp", DataTypes.BIGINT()], ["price", DataTypes.INT()], ["tax", DataTypes.INT()]];
+export const COMPLEX_COLUMNS: [string, DataType][] = [["symbol", DataTypes.STRING()], ["tstamp", DataTypes.BIGINT()], ["price", DataTypes.INT()], ["tax", DataTypes.INT()]];
 
 describe("MATCH_RECOGNIZE: Flink's programs in arrival order", () => {
   it("R-149 match-simple: quoted and lower-case variables, a strict sequence A l C", async () => {
