@@ -1,6 +1,6 @@
 import { CodegenContext, type FunctionResolver, compileExpr } from "../../../expressions/compile.js";
 import { nextGeneratedName } from "../../../expressions/codegen.js";
-import { col } from "../../../expressions/node.js";
+import { type ExprNode, col } from "../../../expressions/node.js";
 import type { MatchRecognizeNode } from "../../../plan/nodes/match-recognize.js";
 import { ExecutionError } from "../../../types/errors.js";
 import { Kind } from "../../../types/row.js";
@@ -91,12 +91,12 @@ export class MatchRecognizeOperator extends EventTimeOperator {
       const name = nextGeneratedName(`define_${v}_`);
       return ctx.build<(x: unknown[]) => boolean>(`(function ${name}(x){${ctx.tempDeclarations()}return (${c.src})===true;})`, "match", name);
     });
-    this.conditionNavs = node.defines.map((d) => (d === undefined ? [] : navigationsOf(d, this.width)));
+    this.conditionNavs = node.defines.map((d) => (d === undefined ? [] : navigationsOf(d)));
     const mctx = new CodegenContext(navSchema, resolveFunction, "x");
     const items = [...node.partitionKeys.map((k) => `x[${k}]`), ...node.measures.map((m) => compileExpr(m.expr, mctx).src)];
     const mname = nextGeneratedName("measures");
     this.measure = mctx.build<(x: unknown[]) => unknown[]>(`(function ${mname}(x){${mctx.tempDeclarations()}return [${items.join(",")}];})`, "match", mname);
-    this.measureNavs = [...new Set(node.measures.flatMap((m) => navigationsOf(m.expr, this.width)))];
+    this.measureNavs = [...new Set(node.measures.flatMap((m) => navigationsOf(m.expr)))];
     this.navigator = new Navigator(node.navigations, this.width, timeColumn);
     this.scratch = new Array<unknown>(navSchema.size).fill(null);
   }
@@ -322,9 +322,9 @@ export class MatchRecognizeOperator extends EventTimeOperator {
 }
 
 /** The navigation slots (`$nav<i>` columns after the input's) an expression reads. */
-function navigationsOf(e: import("../../../expressions/node.js").ExprNode, width: number): number[] {
+function navigationsOf(e: ExprNode): number[] {
   const out = new Set<number>();
-  const walk = (n: import("../../../expressions/node.js").ExprNode): void => {
+  const walk = (n: ExprNode): void => {
     switch (n.kind) {
       case "Column": { const m = /^\$nav(\d+)$/.exec(n.name); if (m !== null) out.add(Number(m[1])); break; }
       case "Call": n.args.forEach(walk); break;
@@ -333,7 +333,6 @@ function navigationsOf(e: import("../../../expressions/node.js").ExprNode, width
     }
   };
   walk(e);
-  void width;
   return [...out].sort((a, b) => a - b);
 }
 
