@@ -14,6 +14,7 @@ import { UnionOperator } from "./operators/union.js";
 import { windowOperator } from "./operators/window-operators.js";
 import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
 import { WindowRankOperator } from "./operators/window-rank.js";
+import { MatchRecognizeOperator } from "./operators/match/match-recognize-operator.js";
 import { SemiJoinOperator } from "./operators/join/semi-join.js";
 import { WindowJoinOperator } from "./operators/join/window-join.js";
 import { ValuesReader } from "./sources/values-reader.js";
@@ -99,6 +100,11 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   },
   WindowRank: (node, ctx, build) => {
     const op = ctx.register(new WindowRankOperator(node));
+    connect(build(node.input), op, 0);
+    return op;
+  },
+  MatchRecognize: (node, ctx, build) => {
+    const op = ctx.register(new MatchRecognizeOperator(node, ctx.resolveFunction));
     connect(build(node.input), op, 0);
     return op;
   },

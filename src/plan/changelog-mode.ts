@@ -195,6 +195,13 @@ export function deriveChangelogMode(node: PlanNode, batch: boolean, cache = new 
       mode = batch ? INSERT_ONLY : { kinds: [Kind.INSERT, Kind.DELETE] };
       break;
     }
+    case "MatchRecognize":
+      // Flink's StreamExecMatch: "Match Recognize doesn't support consuming update and delete changes"
+      if (!isInsertOnly(deriveChangelogMode(node.input, batch, cache))) {
+        throw new ValidationError(`MATCH_RECOGNIZE doesn't support consuming update and delete changes, but its input produces updates ${modeToShortString(deriveChangelogMode(node.input, batch, cache))}`);
+      }
+      mode = INSERT_ONLY;
+      break;
     case "WindowRank":
     case "WindowTableFunction":
       if (!isInsertOnly(deriveChangelogMode(node.input, batch, cache))) {

@@ -5,6 +5,7 @@ import { type PlanNode, inputsOf } from "./nodes.js";
 import { explainJoin } from "./join-explain.js";
 import { explainRelational } from "./relational-explain.js";
 import { sortKeysToString } from "./nodes/sort.js";
+import { explainMatch } from "./match-explain.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
 
 /**
@@ -76,6 +77,7 @@ function attributes(n: PlanNode): string {
     case "ChangelogNormalize": return `key=[${n.uniqueKeys.join(", ")}]`;
     case "StatementSet": return `sinks=[${n.sinks.map((s) => s.tableName).join(", ")}]`;
     case "Process": return n.call.describe();
+    case "MatchRecognize": return explainMatch(n);
     case "AsyncCalc": return `calls=[${n.calls.map((c) => `${c.name}(${c.args.map(nodeToString).join(", ")}) AS ${c.column}`).join(", ")}]`;
   }
 }

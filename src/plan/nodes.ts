@@ -26,6 +26,7 @@ import type { SemiJoinNode } from "./nodes/semi-join.js";
 import type { WindowRankNode } from "./nodes/window-rank.js";
 import type { WindowJoinNode } from "./nodes/window-join.js";
 import type { AsyncCalcNode } from "./nodes/async-calc.js";
+import type { MatchRecognizeNode } from "./nodes/match-recognize.js";
 
 /**
  * The logical plan: immutable nodes, one per relational operation, each with its output schema.
@@ -62,7 +63,8 @@ export type PlanNode =
   | SemiJoinNode
   | WindowRankNode
   | WindowJoinNode
-  | AsyncCalcNode;
+  | AsyncCalcNode
+  | MatchRecognizeNode;
 
 import { copyNode } from "./nodes/node-base.js";
 
@@ -89,6 +91,7 @@ export type { IntervalJoinNode, JoinNode, LookupJoinNode, TemporalJoinNode };
 export type { DeduplicateNode, RankNode, SetOpNode, SortNode };
 export type { SemiJoinNode, WindowJoinNode, WindowRankNode, WindowTableFunctionNode };
 export { type AsyncCalcNode, type AsyncCall, asyncCalcNode } from "./nodes/async-calc.js";
+export { type MatchRecognizeNode, matchRecognizeNode } from "./nodes/match-recognize.js";
 
 /** The inputs of a node, in order (a two-input node: `[left, right]`). */
 export function inputsOf(node: PlanNode): readonly PlanNode[] {
@@ -113,6 +116,7 @@ export function inputsOf(node: PlanNode): readonly PlanNode[] {
     case "WindowTableFunction":
     case "WindowRank":
     case "AsyncCalc":
+    case "MatchRecognize":
       return [node.input];
     case "Union":
     case "Process":
@@ -158,6 +162,7 @@ export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNod
     case "WindowTableFunction":
     case "WindowRank":
     case "AsyncCalc":
+    case "MatchRecognize":
       return copyNode<typeof node>(node, { input: inputs[0]! });
     case "Union":
     case "Process":

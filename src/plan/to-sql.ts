@@ -12,6 +12,7 @@ import type { SortKey } from "./nodes/sort.js";
 import type { TemporalJoinNode } from "./nodes/temporal-join.js";
 import type { OverAggregateNode } from "./nodes/over-aggregate.js";
 import type { WindowAggregateNode } from "./nodes/window-aggregate.js";
+import { matchToSql } from "./match-to-sql.js";
 
 /** What the renderer needs from the environment: the registered name of a function (object or name). */
 export interface ToSqlContext {
@@ -188,6 +189,11 @@ class Renderer {
         });
         const join = n.joinType === "LEFT" ? `LEFT JOIN ${lateral} ON ${cond ?? "TRUE"}` : cond === undefined ? `, ${lateral}` : `JOIN ${lateral} ON ${cond}`;
         return `SELECT ${items.join(", ")}\nFROM ${l.sql}${join.startsWith(",") ? join : `\n${join}`}`;
+      }
+      case "MatchRecognize": {
+        // the input of MATCH_RECOGNIZE has no alias of its own (Calcite's grammar: the alias follows the clause)
+        const input = this.from(n.input).sql.replace(/ AS t\d+$/, "");
+        return matchToSql(n, input, this.alias(), (f) => this.ctx.functionName(f));
       }
       case "ChangelogNormalize": return this.query(n.input);
       case "Sink": case "StatementSet": throw noSqlForm("an INSERT inside a query");

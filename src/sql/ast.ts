@@ -2,6 +2,7 @@ import type { ExprNode } from "../expressions/node.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import type { DataType } from "../types/data-type.js";
 import type { CatalogStatement, ExplainStatement, LikeClause, StatementSetStatement } from "./catalog-ast.js";
+import type { MatchRecognizeClause } from "./match-recognize-ast.js";
 
 /**
  * The statements `env.executeSql` reads (docs/sql.md). Every node keeps the source offset (`pos`) of
@@ -145,6 +146,8 @@ export type FromItem =
   | { readonly kind: "Unnest"; readonly expr: ExprNode; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined; readonly ordinality?: boolean }
   | { readonly kind: "Call"; readonly name: string; readonly pos: number; readonly args: readonly CallArg[]; readonly alias: string | undefined }
   | { readonly kind: "Subquery"; readonly query: Query; readonly pos: number; readonly alias: string | undefined; readonly columns: readonly string[] | undefined }
+  /** `input MATCH_RECOGNIZE (...) [AS] alias` (src/sql/match-recognize.ts). */
+  | { readonly kind: "MatchRecognize"; readonly input: FromItem; readonly clause: MatchRecognizeClause; readonly pos: number; readonly alias: string | undefined }
   | { readonly kind: "Join"; readonly joinType: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on: ExprNode | undefined; readonly pos: number };
 
 export interface CallArg {

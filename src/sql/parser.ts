@@ -18,6 +18,7 @@ import type {
   ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
+import { PATTERN_OPERATORS, parseMatchRecognize } from "./match-recognize.js";
 import { optionList, parseCatalogStatement, parseCreateFunction, parseLike, type QueryParser } from "./catalog-parser.js";
 
 /** What SqlParseErrors of a statement say they were parsing: `cannot parse SQL statement '...' at line 1, column 8: ...`. */
@@ -28,7 +29,7 @@ const WHAT = "SQL statement";
  * instead of a generic "unexpected input", so the user knows it is a limit, not a typo.
  */
 const UNSUPPORTED_STATEMENTS = ["USE", "BEGIN", "LOAD", "UNLOAD", "TRUNCATE", "DELETE", "UPDATE", "ANALYZE", "CALL"];
-const UNSUPPORTED_CLAUSES = ["QUALIFY", "MATCH_RECOGNIZE"];
+const UNSUPPORTED_CLAUSES = ["QUALIFY"];
 /** Words that end a select item or a FROM item: never read as an alias. */
 const CLAUSE_WORDS = new Set(["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT", "MINUS",
   "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "ON", "WINDOW", "QUALIFY", "MATCH_RECOGNIZE", "LATERAL", "FOR", "OUTER", "USING", "NATURAL",
@@ -46,7 +47,7 @@ const NOT_SUPPORTED = "is not supported by tablestream's SQL (docs/sql.md lists 
  */
 export function parseStatement(src: string): Statement {
   if (typeof src !== "string") throw new TypeError(`executeSql expects a string, got ${String(src)}`);
-  const ts = TokenStream.of(src, WHAT);
+  const ts = TokenStream.of(src, WHAT, PATTERN_OPERATORS);
   const p = new StatementParser(ts);
   const stmt = p.statement();
   ts.acceptOp(";");
@@ -510,7 +511,17 @@ class StatementParser implements QueryParser {
     }
   }
 
+  /** A FROM item, with `MATCH_RECOGNIZE (...) [AS] alias` after it when written (src/sql/match-recognize.ts). */
   private fromItem(): FromItem {
+    const item = this.plainFromItem();
+    if (!this.ts.isKeyword("MATCH_RECOGNIZE")) return item;
+    const pos = this.ts.peek().pos;
+    if ("alias" in item && item.alias !== undefined) this.ts.raise("the alias of a MATCH_RECOGNIZE goes after its closing parenthesis: FROM t MATCH_RECOGNIZE (...) AS m", this.ts.peek());
+    const clause = parseMatchRecognize(this.ts);
+    return { kind: "MatchRecognize", input: item, clause, pos, alias: this.alias() };
+  }
+
+  private plainFromItem(): FromItem {
     const ts = this.ts;
     const t = ts.peek();
     if (ts.acceptOp("(")) {

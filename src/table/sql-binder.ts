@@ -34,6 +34,7 @@ import { type WindowTvfCall, isWindowTvf, mentionsWindowColumn, readWindowTvf, w
 import { likeSourceError, mergeLike } from "./sql-table-like.js";
 import { SubqueryRewriter } from "./sql-subqueries.js";
 import { bindLookupJoin } from "./sql-lookup-join.js";
+import { bindMatchRecognize } from "./sql-match-recognize.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -476,6 +477,12 @@ export class Binder {
         return { table, sources: [sourceOf(table, f.alias)] };
       }
       case "Join": return this.join(f);
+      case "MatchRecognize": {
+        const input = this.from(f.input);
+        const node = bindMatchRecognize(nodeOf(input.table), f.clause, this.env.planContext(), (pos, g) => this.at(pos, g));
+        const table = new TableClass(this.env, node) as AnyTable;
+        return { table, sources: [sourceOf(table, f.alias)] };
+      }
       case "Unnest":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: UNNEST(...) must be the right side of a join: FROM t CROSS JOIN UNNEST(t.arr) AS u (x)`);
       case "Lateral": case "Table":

@@ -20,7 +20,7 @@ const IDENT_START = /[A-Za-z_\p{L}]/u;
 const IDENT_PART = /[A-Za-z0-9_$\p{L}]/u;
 
 /** Splits `src` into tokens; an `eof` token ends the list. Unknown characters raise a SqlParseError naming the position. */
-export function tokenize(src: string, what: string): Token[] {
+export function tokenize(src: string, what: string, extraOperators: readonly string[] = []): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < src.length) {
@@ -86,7 +86,7 @@ export function tokenize(src: string, what: string): Token[] {
       out.push({ kind: "ident", text: src.slice(start, i), pos: start });
       continue;
     }
-    const op = OPERATORS.find((o) => src.startsWith(o, i));
+    const op = OPERATORS.find((o) => src.startsWith(o, i)) ?? extraOperators.find((o) => src.startsWith(o, i));
     if (!op) throw sqlParseError(`unexpected character '${ch}'`, src, start, what);
     out.push({ kind: "op", text: op, pos: start });
     i += op.length;
@@ -100,8 +100,9 @@ export class TokenStream {
   private i = 0;
   constructor(readonly src: string, readonly tokens: readonly Token[], readonly what: string) {}
 
-  static of(src: string, what: string): TokenStream {
-    return new TokenStream(src, tokenize(src, what), what);
+  /** `extraOperators`: characters only some grammars read (MATCH_RECOGNIZE's `{ } ? |` in statements). */
+  static of(src: string, what: string, extraOperators?: readonly string[]): TokenStream {
+    return new TokenStream(src, tokenize(src, what, extraOperators), what);
   }
 
   peek(offset = 0): Token {

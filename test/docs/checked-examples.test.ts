@@ -9,7 +9,7 @@ import { format } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const DOCS = ["statement-sets.md", "functions.md", "expressions.md", "semantics.md"];
+const DOCS = ["statement-sets.md", "functions.md", "expressions.md", "semantics.md", "sql.md"];
 
 interface Example { doc: string; line: number; title: string; code: string; output: string }
 

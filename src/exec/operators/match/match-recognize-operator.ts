@@ -1,0 +1,343 @@
+import { CodegenContext, type FunctionResolver, compileExpr } from "../../../expressions/compile.js";
+import { nextGeneratedName } from "../../../expressions/codegen.js";
+import { type ExprNode, col } from "../../../expressions/node.js";
+import type { MatchRecognizeNode } from "../../../plan/nodes/match-recognize.js";
+import { ExecutionError } from "../../../types/errors.js";
+import { Kind } from "../../../types/row.js";
+import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js";
+import { EventTimeOperator } from "../../windows/event-time-operator.js";
+import { type RowComparator, rowComparator } from "../sort/row-comparator.js";
+import { errorWithRow } from "../row-error.js";
+import { type Nfa, compileNfa } from "./nfa.js";
+import { Navigator, type Step } from "./navigation.js";
+
+/** A partial match: the NFA state it waits in, its first row's number and time, its newest step. */
+interface Thread {
+  readonly state: number;
+  readonly start: number;
+  readonly startTime: number;
+  readonly last: Step | null;
+}
+
+/** A complete match waiting for every partial match that began before it (Flink emits matches in start order). */
+interface Completed {
+  readonly start: number;
+  readonly last: Step;
+}
+
+interface Partition {
+  readonly keyRow: unknown[];
+  threads: Thread[];
+  completed: Completed[];
+  seq: number;
+}
+
+/**
+ * MATCH_RECOGNIZE (Flink's CepOperator running the NFA of StreamExecMatch), ONE ROW PER MATCH:
+ * - event time: a row whose time is not after the watermark is late and dropped (`numLateRecordsDropped`);
+ *   other rows wait, sorted by the ORDER BY keys (equal keys in arrival order), until the watermark passes them;
+ * - each released row advances every partial match of its partition by one NFA step and may begin a new one;
+ *   DEFINE conditions are generated functions over the row and the navigations they read (navigation.ts);
+ * - the first branch of a partial match to complete it decides the match; matches go out in the order they
+ *   began, a complete match waiting while a partial match that began earlier is still alive;
+ * - after a match, AFTER MATCH SKIP discards partial and waiting matches that begin before the skip target
+ *   (PAST LAST ROW: up to the match's last row; TO NEXT ROW: those beginning at its first row; TO FIRST / LAST v:
+ *   before v's first / last row);
+ * - WITHIN d: a partial match is dropped once a row (or the watermark) is d or more after its first row.
+ * State per partition: the partial and waiting matches over shared steps; snapshots carry the waiting rows too.
+ */
+export class MatchRecognizeOperator extends EventTimeOperator {
+  private readonly keys: GroupKeys;
+  private readonly partitions: Partition[] = [];
+  private readonly nfa: Nfa;
+  private readonly conditions: (((x: unknown[]) => boolean) | undefined)[];
+  private readonly conditionNavs: (readonly number[])[];
+  private readonly measure: (x: unknown[]) => unknown[];
+  private readonly measureNavs: readonly number[];
+  private readonly navigator: Navigator;
+  private readonly scratch: unknown[];
+  private readonly width: number;
+  private readonly timeColumn: number;
+  private readonly compare: RowComparator;
+  /** Waiting rows (event time), sorted; rows before `head` are released. */
+  private pending: unknown[][] = [];
+  private head = 0;
+  // the step being explored (fields instead of a closure per row)
+  private cur!: Thread;
+  private row!: unknown[];
+  private rowSeq = 0;
+  private rowTime = 0;
+  private stamp = 0;
+  private readonly visited: number[];
+  private next: Thread[] = [];
+  private readonly done = new Set<number>();
+  private readonly newMatches: Completed[] = [];
+
+  constructor(private readonly node: MatchRecognizeNode, resolveFunction?: FunctionResolver) {
+    const timeColumn = node.orderKeys[0]!.column;
+    super(timeColumn, `MATCH_RECOGNIZE ordered by '${node.input.schema.names[timeColumn]}'`);
+    const schema = node.input.schema;
+    this.width = schema.size;
+    this.timeColumn = timeColumn;
+    this.keys = createGroupKeys(node.partitionKeys.map((k) => col(schema.names[k]!)), schema, resolveFunction);
+    this.compare = rowComparator(node.orderKeys);
+    this.nfa = compileNfa(node.pattern);
+    this.visited = new Array<number>(this.nfa.states.length).fill(0);
+    const navSchema = node.navigationSchema;
+    this.conditions = node.defines.map((d, v) => {
+      if (d === undefined) return undefined;
+      const ctx = new CodegenContext(navSchema, resolveFunction, "x");
+      const c = compileExpr(d, ctx);
+      const name = nextGeneratedName(`define_${v}_`);
+      return ctx.build<(x: unknown[]) => boolean>(`(function ${name}(x){${ctx.tempDeclarations()}return (${c.src})===true;})`, "match", name);
+    });
+    this.conditionNavs = node.defines.map((d) => (d === undefined ? [] : navigationsOf(d)));
+    const mctx = new CodegenContext(navSchema, resolveFunction, "x");
+    const items = [...node.partitionKeys.map((k) => `x[${k}]`), ...node.measures.map((m) => compileExpr(m.expr, mctx).src)];
+    const mname = nextGeneratedName("measures");
+    this.measure = mctx.build<(x: unknown[]) => unknown[]>(`(function ${mname}(x){${mctx.tempDeclarations()}return [${items.join(",")}];})`, "match", mname);
+    this.measureNavs = [...new Set(node.measures.flatMap((m) => navigationsOf(m.expr)))];
+    this.navigator = new Navigator(node.navigations, this.width, timeColumn);
+    this.scratch = new Array<unknown>(navSchema.size).fill(null);
+  }
+
+  processElement(_input: number, kind: number, row: unknown[]): void {
+    if (this.node.timeAttribute === "PROCTIME") { this.match(row, Date.now(), kind); return; }
+    const t = this.rowtime(row);
+    if (t <= this.currentWatermark) {
+      this.numLateRecordsDropped++;
+      return;
+    }
+    const rows = this.pending;
+    let lo = this.head;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(rows[mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    rows.splice(lo, 0, row);
+  }
+
+  protected override onWatermark(wm: number): void {
+    const rows = this.pending;
+    let h = this.head;
+    while (h < rows.length && this.rowtime(rows[h]!) <= wm) {
+      const r = rows[h++]!;
+      this.head = h;
+      this.match(r, this.rowtime(r), Kind.INSERT);
+    }
+    if (h === rows.length) { this.pending = []; h = 0; }
+    else if (h > 1024 && h > rows.length >>> 1) { this.pending = rows.slice(h); h = 0; }
+    this.head = h;
+    if (this.node.within !== undefined && wm !== Infinity) {
+      for (const p of this.partitions) if (p.threads.length > 0) { this.expire(p, wm); this.emitReady(p); }
+    }
+    this.out.watermark(wm);
+  }
+
+  /** One NFA step of the row's partition. */
+  private match(row: unknown[], time: number, kind: number): void {
+    let gid: number;
+    try {
+      gid = this.keys.find(row);
+    } catch (e) {
+      throw errorWithRow(e, kind, row, this.node.input.schema);
+    }
+    let p: Partition;
+    if (gid < 0) {
+      gid = this.partitions.length;
+      this.keys.add(gid);
+      p = { keyRow: row, threads: [], completed: [], seq: 0 };
+      this.partitions.push(p);
+    } else p = this.partitions[gid]!;
+    if (this.node.within !== undefined) this.expire(p, time);
+    this.row = row;
+    this.rowSeq = p.seq++;
+    this.rowTime = time;
+    const next = this.next;
+    const threads = p.threads;
+    try {
+      for (let i = 0; i < threads.length; i++) this.advance(threads[i]!);
+      this.advance({ state: this.nfa.start, start: this.rowSeq, startTime: time, last: null });
+    } catch (e) {
+      next.length = 0;
+      this.done.clear();
+      this.newMatches.length = 0;
+      throw e instanceof ExecutionError ? e : errorWithRow(e, kind, row, this.node.input.schema);
+    }
+    const done = this.done;
+    if (done.size > 0) {
+      let w = 0;
+      for (let i = 0; i < next.length; i++) if (!done.has(next[i]!.start)) next[w++] = next[i]!;
+      next.length = w;
+      done.clear();
+    }
+    // swap the thread lists: the old one becomes the next step's buffer
+    threads.length = 0;
+    p.threads = next;
+    this.next = threads;
+    if (this.newMatches.length > 0) {
+      for (const m of this.newMatches) insertByStart(p.completed, m);
+      this.newMatches.length = 0;
+    }
+    if (p.completed.length > 0) this.emitReady(p);
+  }
+
+  /** Explores a partial match's edges on the current row, in preference order. */
+  private advance(t: Thread): void {
+    this.cur = t;
+    this.stamp++;
+    this.explore(t.state);
+  }
+
+  /** Whether some TAKE edge reachable from `state` took the row (a greedy split's exit is blocked then). */
+  private explore(state: number): boolean {
+    const visited = this.visited;
+    if (visited[state] === this.stamp) return false;
+    visited[state] = this.stamp;
+    const s = this.nfa.states[state]!;
+    switch (s.kind) {
+      case "final": return false;
+      case "split": {
+        const took = this.explore(s.first);
+        if (took && s.blocked) return true;
+        return this.explore(s.second) || took;
+      }
+      case "take": {
+        const t = this.cur;
+        const v = s.variable;
+        const cond = this.conditions[v];
+        if (cond !== undefined) {
+          const x = this.scratch;
+          const row = this.row;
+          for (let i = 0; i < this.width; i++) x[i] = row[i];
+          const navs = this.conditionNavs[v]!;
+          if (navs.length > 0) this.navigator.fill(x, navs, t.last, row, v);
+          if (!cond(x)) return false;
+        }
+        const start = t.last === null ? this.rowSeq : t.start;
+        if (this.done.has(start)) return true;
+        const step: Step = { row: this.row, variable: v, seq: this.rowSeq, time: this.rowTime, prev: t.last };
+        if (this.nfa.completes[s.next]) {
+          this.newMatches.push({ start, last: step });
+          this.done.add(start);
+        } else {
+          this.next.push({ state: s.next, start, startTime: t.last === null ? this.rowTime : t.startTime, last: step });
+        }
+        return true;
+      }
+    }
+  }
+
+  /** WITHIN: drops the partial matches whose first row is `within` or more before `now`. */
+  private expire(p: Partition, now: number): void {
+    const within = this.node.within!;
+    let w = 0;
+    const ts = p.threads;
+    for (let i = 0; i < ts.length; i++) if (now - ts[i]!.startTime < within) ts[w++] = ts[i]!;
+    ts.length = w;
+  }
+
+  /** Emits the waiting matches no earlier partial match can precede any more, applying AFTER MATCH SKIP. */
+  private emitReady(p: Partition): void {
+    while (p.completed.length > 0) {
+      const m = p.completed[0]!;
+      if (p.threads.length > 0 && p.threads[0]!.start < m.start) return;
+      p.completed.shift();
+      this.emit(m);
+      // prune: starts up to `through` (inclusive) are discarded
+      let through: number;
+      const after = this.node.after;
+      if (after.kind === "PAST_LAST_ROW") through = m.last.seq;
+      else if (after.kind === "TO_NEXT_ROW") through = m.start;
+      else {
+        let target = -1;
+        for (let s: Step | null = m.last; s !== null; s = s.prev) {
+          if (s.variable !== after.variable) continue;
+          target = s.seq;
+          if (after.kind === "TO_LAST") break;
+        }
+        if (target === m.start) throw new ExecutionError(`Could not skip to first element of a match: AFTER MATCH SKIP TO ${after.kind === "TO_FIRST" ? "FIRST" : "LAST"} ${this.node.variables[after.variable]} would begin the next match where this one began`);
+        through = target < 0 ? m.start : target - 1;
+      }
+      p.threads = p.threads.filter((t) => t.start > through);
+      p.completed = p.completed.filter((c) => c.start > through);
+    }
+  }
+
+  private emit(m: Completed): void {
+    const x = this.scratch;
+    const row = m.last.row;
+    for (let i = 0; i < this.width; i++) x[i] = row[i];
+    if (this.measureNavs.length > 0) this.navigator.fill(x, this.measureNavs, m.last, null, -1);
+    this.out.record(Kind.INSERT, this.measure(x));
+  }
+
+  override snapshotState(): unknown {
+    const partitions: unknown[] = [];
+    this.partitions.forEach((p) => {
+      if (p.threads.length === 0 && p.completed.length === 0) return;
+      // steps shared between partial matches are written once: [row, variable, seq, time, prev index]
+      const index = new Map<Step, number>();
+      const steps: [unknown[], number, number, number, number][] = [];
+      const ref = (s: Step | null): number => {
+        if (s === null) return -1;
+        const known = index.get(s);
+        if (known !== undefined) return known;
+        const prev = ref(s.prev);
+        steps.push([s.row.slice(), s.variable, s.seq, s.time, prev]);
+        index.set(s, steps.length - 1);
+        return steps.length - 1;
+      };
+      const threads = p.threads.map((t) => [t.state, t.start, t.startTime, ref(t.last)]);
+      const completed = p.completed.map((c) => [c.start, ref(c.last)]);
+      partitions.push({ keyRow: p.keyRow.slice(), seq: p.seq, steps, threads, completed });
+    });
+    return { numLateRecordsDropped: this.numLateRecordsDropped, pending: this.pending.slice(this.head).map((r) => r.slice()), partitions };
+  }
+
+  override restoreState(state: unknown): void {
+    const s = state as {
+      numLateRecordsDropped: number; pending: unknown[][];
+      partitions: { keyRow: unknown[]; seq: number; steps: [unknown[], number, number, number, number][]; threads: [number, number, number, number][]; completed: [number, number][] }[];
+    };
+    this.numLateRecordsDropped = s.numLateRecordsDropped;
+    this.pending = s.pending.map((r) => r.slice());
+    this.head = 0;
+    for (const sp of s.partitions) {
+      const steps: Step[] = [];
+      for (const [row, variable, seq, time, prev] of sp.steps) steps.push({ row: row.slice(), variable, seq, time, prev: prev < 0 ? null : steps[prev]! });
+      const at = (i: number): Step | null => (i < 0 ? null : steps[i]!);
+      if (this.keys.find(sp.keyRow) >= 0) throw new ExecutionError("MATCH_RECOGNIZE: a snapshot holds one partition twice");
+      const gid = this.partitions.length;
+      this.keys.add(gid);
+      this.partitions.push({
+        keyRow: sp.keyRow.slice(), seq: sp.seq,
+        threads: sp.threads.map(([state, start, startTime, last]) => ({ state, start, startTime, last: at(last) })),
+        completed: sp.completed.map(([start, last]) => ({ start, last: at(last)! })),
+      });
+    }
+  }
+}
+
+/** The navigation slots (`$nav<i>` columns after the input's) an expression reads. */
+function navigationsOf(e: ExprNode): number[] {
+  const out = new Set<number>();
+  const walk = (n: ExprNode): void => {
+    switch (n.kind) {
+      case "Column": { const m = /^\$nav(\d+)$/.exec(n.name); if (m !== null) out.add(Number(m[1])); break; }
+      case "Call": n.args.forEach(walk); break;
+      case "Alias": case "Sort": case "Argument": walk(n.expr); break;
+      default:
+    }
+  };
+  walk(e);
+  return [...out].sort((a, b) => a - b);
+}
+
+function insertByStart(list: Completed[], m: Completed): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1]!.start > m.start) i--;
+  list.splice(i, 0, m);
+}
