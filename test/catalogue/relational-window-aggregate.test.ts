@@ -74,10 +74,7 @@ const PROGRAMS: readonly (readonly [string, string, string, "ONE_PHASE" | "TWO_P
 
 describe("§18 window TVF aggregation, restored from a savepoint", () => {
   for (const [id, name, windowSql, phase, split, expected] of PROGRAMS) {
-    // Known gap (not fixed here): a window OFFSET is rejected with a ValidationError (windows are aligned to
-    // the epoch); these programs flip to passing once offsets are supported.
-    const withOffset = expected.endsWith("_WITH_OFFSET");
-    (withOffset ? it.fails : it)(`${id} ${name}${withOffset ? " (window OFFSET: not yet)" : ""}`, async () => {
+    it(`${id} ${name}`, async () => {
       const config: Record<string, string> = { "table.optimizer.agg-phase-strategy": phase };
       if (split) config["table.optimizer.distinct-agg.split.enabled"] = "true";
       const r = await runRestore({ sources: [SOURCE], sink: SINK, sql: sql(windowSql), config });

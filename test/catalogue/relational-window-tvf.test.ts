@@ -43,8 +43,7 @@ describe("§24 window table functions, restored from a savepoint", () => {
     expect(sorted(r.after)).toEqual(sorted([row(21, "4.00, A", 20, 30), row(27, "5.00, C", 20, 30)]));
   });
 
-  // Known gap (not fixed here): a window OFFSET is rejected (windows are aligned to the epoch).
-  it.fails("R-159 window-table-function-tumble-tvf-negative-offset (window OFFSET: not yet)", async () => {
+  it("R-159 window-table-function-tumble-tvf-negative-offset", async () => {
     const r = await runRestore({ sources: [BID], sink: TVF_SINK, config: UTC, sql: queryTvf("TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(bid_time), INTERVAL '10' SECOND, INTERVAL '-6' SECOND))") });
     expect(sorted(r.before)).toEqual(sorted([
       row(5, "4.00, C", 4, 14), row(7, "2.00, A", 4, 14), row(9, "5.00, D", 4, 14), row(11, "3.00, B", 4, 14), row(13, "1.00, E", 4, 14), row(17, "6.00, F", 14, 24),
