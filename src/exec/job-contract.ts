@@ -1,6 +1,7 @@
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { ChangelogMode } from "../plan/changelog-mode.js";
 import type { PlanNode } from "../plan/nodes.js";
+import type { ColumnarBatch } from "./columnar/column-batch.js";
 
 /**
  * The contract between whoever plans a job (the Table API, tests, the bench) and the interpreter: an
@@ -13,6 +14,11 @@ export interface JobSink {
   record(kind: number, values: readonly unknown[]): void;
   /** The job's watermark as it reaches the end of the plan (+Infinity at end of input); optional. */
   watermark?(wm: number): void;
+  /**
+   * A sink that also takes whole batches of columns: a plan the columnar path runs (insert-only Values under
+   * Filter/Project, exec/columnar/) hands its output here, a slice at a time, and never calls `record`.
+   */
+  columns?(batch: ColumnarBatch): void;
 }
 
 export type StepResult = "more" | "done" | Promise<void>;

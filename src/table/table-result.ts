@@ -10,6 +10,8 @@ import { describeThrown } from "../types/describe-thrown.js";
 import { type RowsReadable, rowsReadable } from "./result-readable.js";
 import { type ProgressOptions, ProgressTracker } from "./progress.js";
 import { JobControl } from "./job-control.js";
+import type { ColumnBatch } from "./column-batch-typing.js";
+import { ColumnBatchSink } from "./column-batches.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -190,6 +192,23 @@ export class TableResult<R extends object = Record<string, unknown>> {
         return out;
       },
     );
+  }
+
+  /**
+   * The rows in columns, a batch per slice of the job (up to 4096 source records), never empty: each batch
+   * has `length` rows, their kinds (`kinds[i]`: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) and one array per column
+   * (`columns.price[i]`), a typed array for NOT NULL numbers (`Int32Array` for TINYINT/SMALLINT/INT,
+   * `Float64Array` for BIGINT/FLOAT/DOUBLE/intervals). No row objects at all. A projection / filter over
+   * `fromValues` runs columnar (filters as a selection vector, each output column computed by its own loop);
+   * any other plan runs row by row and its records are gathered into columns. Breaking out cancels the job.
+   *
+   * ```ts
+   * for await (const b of t.execute().columnBatches()) for (let i = 0; i < b.length; i++) total += b.columns.price[i]!;
+   * ```
+   */
+  columnBatches(): AsyncGenerator<ColumnBatch<R>, void, undefined> {
+    const sink = new ColumnBatchSink<R>(this.schema);
+    return this.runSlices(sink, () => sink.take());
   }
 
   /**

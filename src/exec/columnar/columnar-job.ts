@@ -1,0 +1,122 @@
+import { ExecutionError, TableError } from "../../types/errors.js";
+import { describeThrown, thrownIs } from "../../types/describe-thrown.js";
+import type { ValuesNode } from "../../plan/nodes.js";
+import type { Job, MetricsSnapshot, StepResult } from "../job-contract.js";
+import { errorWithRow } from "../operators/row-error.js";
+import { COLLECT_SCOPE } from "../metric-scope.js";
+import { type ColumnarBatch, allocateColumn } from "./column-batch.js";
+import type { ColumnarCalc } from "./columnar-calc.js";
+
+/** Where a columnar job hands its batches. */
+export interface ColumnarSink {
+  columns(batch: ColumnarBatch): void;
+  watermark?(wm: number): void;
+}
+
+/**
+ * Values → Filter/Project → a columnar consumer, run a slice at a time without records, operators or edges:
+ * the filters write a selection vector over the slice's rows, then every output column is computed by its
+ * own loop into a fresh typed array (or plain array), and the slice goes to the sink as one batch. Only
+ * insert-only Values without a watermark declaration, outside checkpointing, come here (`columnarPlan`), so
+ * the output is the same changelog a row job produces: the same rows, in the same order, all `+I`.
+ *
+ * Failures keep the row job's contract: when an expression throws on a slice, the slice is evaluated again
+ * row by row, the rows before the failing one go to the sink, and the job fails with the error annotated
+ * with that row (row-error.ts), as Calc does. The metrics are those of the row job's Values and Collect
+ * (`Values.numRecordsOut`, `Collect.numRecordsIn`). A columnar job takes no savepoints.
+ */
+export class ColumnarValuesJob implements Job {
+  private next = 0;
+  private emitted = 0;
+  private delivered = 0;
+  private finished = false;
+  private failed: unknown;
+  private sel = new Int32Array(0);
+
+  constructor(private readonly node: ValuesNode, private readonly calc: ColumnarCalc, private readonly sink: ColumnarSink) {}
+
+  step(budget: number): StepResult {
+    if (this.failed !== undefined) throw this.failed;
+    if (this.finished) return "done";
+    const rows = this.node.rows;
+    const start = this.next;
+    const end = Math.min(rows.length, start + Math.max(1, budget));
+    try {
+      this.runSlice(start, end);
+    } catch (e) {
+      this.failSlice(start, end, e);
+    }
+    this.next = end;
+    this.emitted += end - start;
+    if (end < rows.length) return "more";
+    this.finished = true;
+    this.sink.watermark?.(Infinity);
+    return "done";
+  }
+
+  private runSlice(start: number, end: number): void {
+    const { select, columns, types } = this.calc;
+    const rows = this.node.rows;
+    let n = end - start;
+    if (select !== undefined) {
+      if (this.sel.length < n) this.sel = new Int32Array(n);
+      n = select(rows, start, end, this.sel);
+    }
+    if (n === 0) return;
+    const out: (Int32Array | Float64Array | unknown[])[] = [];
+    for (let j = 0; j < columns.length; j++) {
+      const c = allocateColumn(types[j]!, n);
+      columns[j]!(rows, this.sel, start, n, c);
+      out.push(c);
+    }
+    this.deliver(n, out);
+  }
+
+  private deliver(n: number, columns: (Int32Array | Float64Array | unknown[])[]): void {
+    this.delivered += n;
+    this.sink.columns({ length: n, kinds: new Uint8Array(n), columns });
+  }
+
+  /** Re-runs a slice that threw row by row: delivers the rows before the failing one, then fails the job. */
+  private failSlice(start: number, end: number, first: unknown): never {
+    const { select, columns, types } = this.calc;
+    const rows = this.node.rows;
+    const one = new Int32Array(1);
+    const scratch = types.map((t) => allocateColumn(t, 1));
+    const gathered: unknown[][] = types.map(() => []);
+    let cause: unknown = first;
+    let at = end - 1;
+    for (let i = start; i < end; i++) {
+      try {
+        one[0] = i;
+        if (select !== undefined && select(rows, i, i + 1, one) === 0) continue;
+        one[0] = i;
+        for (let j = 0; j < columns.length; j++) columns[j]!(rows, one, i, 1, scratch[j]!);
+      } catch (e) {
+        cause = e;
+        at = i;
+        break;
+      }
+      for (let j = 0; j < columns.length; j++) gathered[j]!.push(scratch[j]![0]);
+    }
+    const n = gathered[0]?.length ?? 0;
+    if (n > 0) this.deliver(n, gathered.map((g, j) => types[j] === "any" ? g : types[j] === "int32" ? Int32Array.from(g as number[]) : Float64Array.from(g as number[])));
+    this.emitted += at - start + 1;
+    const annotated = errorWithRow(cause, 0, rows[at]!, this.node.schema);
+    this.failed = thrownIs(annotated, TableError) ? annotated : new ExecutionError(`job failed: ${describeThrown(annotated)}`, { cause: annotated });
+    this.finished = true;
+    throw this.failed;
+  }
+
+  cancel(): void {
+    this.finished = true;
+  }
+
+  metrics(): MetricsSnapshot {
+    return { "Values.numRecordsOut": this.emitted, [`${COLLECT_SCOPE}.numRecordsIn`]: this.delivered };
+  }
+
+  progress(): { readonly watermark: number; readonly stateKeys: number } {
+    return { watermark: this.finished && this.failed === undefined ? Infinity : -Infinity, stateKeys: 0 };
+  }
+}
