@@ -9,9 +9,9 @@ import type { OperatorTable } from "./operator-table.js";
 export function localExecutor(operators: OperatorTable): Executor {
   return {
     createJob(plan: PlanNode, settings: JobSettings, sink: JobSink): Job {
-      if (sink.columns !== undefined) {
-        // a columnar consumer over Values → Filter/Project: no records, operators or edges (exec/columnar/)
-        const c = columnarPlan(plan, settings, settings.resolveFunction);
+      if (sink.columns !== undefined || sink.rowObjects !== undefined) {
+        // a columnar or row-object consumer over Values → Filter/Project: no records, operators or edges (exec/columnar/)
+        const c = columnarPlan(plan, settings, settings.resolveFunction, sink.rowObjects?.construct);
         if (c !== undefined) return new ColumnarValuesJob(c.values, c.calc, sink as ColumnarSink);
       }
       return new LocalJob(plan, settings, sink, operators, settings.resolveFunction);

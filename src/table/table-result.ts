@@ -2,7 +2,7 @@ import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "../types/print.js";
 import { type KeyedRow, KIND_SHORT } from "../types/row.js";
-import { rowConverter } from "./row-converter.js";
+import { insertRowConstructor, rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
@@ -178,13 +178,24 @@ export class TableResult<R extends object = Record<string, unknown>> {
 
   /**
    * The job's slices as arrays of row objects, each made as its record arrives (the positional record
-   * dies young; no kinds / records arrays in between).
+   * dies young; no kinds / records arrays in between). A projection / filter over `fromValues` makes them
+   * without any record: the columnar path calls the rows' constructor from its generated loop.
    */
   private rowBatches(): AsyncGenerator<KeyedRow<R>[]> {
     const convert = rowConverter<KeyedRow<R>>(this.schema);
     let batch: KeyedRow<R>[] = [];
     return this.runSlices(
-      { record: (k, v) => { batch.push(convert(k, v)); } },
+      {
+        record: (k, v) => { batch.push(convert(k, v)); },
+        // a projection / filter over fromValues builds the rows in its own loop (exec/columnar/)
+        rowObjects: {
+          construct: insertRowConstructor(this.schema),
+          batch: (rows) => {
+            if (batch.length === 0) batch = rows as KeyedRow<R>[];
+            else for (let i = 0; i < rows.length; i++) batch.push(rows[i] as KeyedRow<R>);
+          },
+        },
+      },
       () => {
         if (batch.length === 0) return undefined;
         const out = batch;

@@ -36,8 +36,15 @@ async function columnRows(t: AnyTable): Promise<{ rows: unknown[][]; lengths: nu
   return { rows, lengths, batches };
 }
 
-/** The rows of batches() as `[kind, ...values]`: the row path the columnar one must equal. */
+/** The rows of collect() as `[kind, ...values]`: collect() always runs the row job, the reference here. */
 async function rowRows(t: AnyTable): Promise<unknown[][]> {
+  const out: unknown[][] = [];
+  for await (const r of t.execute().collect()) out.push([Row.kindOf(r), ...Object.values(r)]);
+  return out;
+}
+
+/** The rows of batches() as `[kind, ...values]` (the row-object columnar path where the plan allows it). */
+async function batchRows(t: AnyTable): Promise<unknown[][]> {
   const out: unknown[][] = [];
   for await (const b of t.execute().batches()) for (const r of b) out.push([Row.kindOf(r), ...Object.values(r)]);
   return out;
@@ -140,7 +147,7 @@ describe("columnar execution of Values → Filter/Project (columnBatches())", ()
     const colErr = await consume(res.columnBatches());
     const rowSeen: unknown[] = [];
     let rowErr: unknown;
-    try { for await (const b of t.execute().batches()) rowSeen.push(...b.map((r) => Object.values(r))); } catch (e) { rowErr = e; }
+    try { for await (const r of t.execute().collect()) rowSeen.push(Object.values(r)); } catch (e) { rowErr = e; }
     expect(String(colErr)).toBe(String(rowErr));
     expect(String(colErr)).toContain("(row +I[7, 0])");
     expect(seen).toEqual([]); // nothing passed the filter before the failing row
@@ -163,8 +170,11 @@ describe("columnar execution of Values → Filter/Project (columnBatches())", ()
     await columnRows(t);
     for await (const _ of a.columnBatches()) { /* drain */ }
     const b = t.execute();
-    for await (const _ of b.batches()) { /* drain */ }
+    for await (const _ of b.collect()) { /* drain */ }
+    const c = t.execute();
+    for await (const _ of c.batches()) { /* drain */ }
     expect(a.getMetrics()).toEqual(b.getMetrics());
+    expect(c.getMetrics()).toEqual(b.getMetrics());
   });
 
   it("retractions, watermarks, other operators and project-then-filter run as row jobs, gathered into columns", async () => {
@@ -204,7 +214,47 @@ describe("columnar execution of Values → Filter/Project (columnBatches())", ()
         let t: AnyTable = env.fromValues(schema, ...data.map((r) => Row.of(...r))).filter($("a").isGreater(threshold));
         if (project) t = (t as Table<{ a: number | null; b: number; s: string | null }, "append">).select($("b").plus(1).as("b1"), $("a"), $("s").charLength().as("len"));
         expect(runsColumnar(t)).toBe(true);
-        expect((await columnRows(t)).rows).toEqual(await rowRows(t));
+        const reference = await rowRows(t);
+        expect((await columnRows(t)).rows).toEqual(reference);
+        expect(await batchRows(t)).toEqual(reference);
       }), { numRuns: 60 });
+  });
+});
+
+describe("batches() over Values → Filter/Project: row objects built by the columnar loop", () => {
+  it("the rows are the row job's rows: same values, same key order, kind +I, Flink's toString", async () => {
+    const env = streaming();
+    const t = bids(env, 9000).filter($("bidder").isLess(3)).select($("auction"), $("price").times(0.908).as("price"), $("channel"));
+    const rows: object[] = [];
+    const lengths: number[] = [];
+    for await (const b of t.execute().batches()) { lengths.push(b.length); rows.push(...b); }
+    expect(lengths.length).toBe(3); // a batch per slice of 4096 source rows
+    const reference: object[] = [];
+    for await (const r of t.execute().collect()) reference.push(r);
+    expect(rows).toEqual(reference);
+    expect(rows.map((r) => Object.keys(r).join())).toEqual(reference.map(() => "auction,price,channel"));
+    expect(rows.every((r) => Row.kindOf(r) === "+I")).toBe(true);
+    expect(String(rows[0])).toBe(String(reference[0]));
+    expect(String(rows[0])).toBe("+I[1000, 90.8, channel-0]");
+    expect(await t.execute().toArray()).toEqual(reference);
+    let n = 0;
+    await t.execute().forEachBatch((b) => { n += b.length; });
+    expect(n).toBe(reference.length);
+  });
+
+  it("a failing expression: the rows before it arrive, then the job fails naming the row", async () => {
+    const env = streaming();
+    const t = env.fromValues(DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT().notNull())), Row.of(1), Row.of(2), Row.of(0), Row.of(4))
+      .select($("a"), $("a").mod($("a")).as("m"));
+    const seen: unknown[] = [];
+    let err: unknown;
+    const res = t.execute();
+    try { for await (const b of res.batches()) for (const r of b) seen.push(Object.values(r)); } catch (e) { err = e; }
+    let rowErr: unknown;
+    try { for await (const _ of t.execute().collect()) { /* drain */ } } catch (e) { rowErr = e; }
+    expect(seen).toEqual([[1, 0], [2, 0]]);
+    expect(String(err)).toBe(String(rowErr));
+    expect(String(err)).toContain("(row +I[0])");
+    expect(res.getMetrics()).toEqual({ "Values.numRecordsOut": 3, "Collect.numRecordsIn": 2 });
   });
 });

@@ -14,6 +14,16 @@ export type SelectFn = (rows: readonly (readonly unknown[])[], start: number, en
 export type ColumnFn = (rows: readonly (readonly unknown[])[], sel: Int32Array, start: number, n: number, out: Int32Array | Float64Array | unknown[]) => void;
 
 /**
+ * Appends a row object per output row of `rows[start, end)` to `out` (`new Insert(v0, v1, ...)`, the values
+ * as constructor arguments: no positional record in between); returns how many. When an expression throws,
+ * `at[0]` is the index of the row it threw on and `out` holds the rows before it.
+ */
+export type ObjectsFn = (rows: readonly (readonly unknown[])[], start: number, end: number, out: object[], at: Int32Array) => number;
+
+/** A constructor of insert rows of the chain's output schema, taking the column values as arguments in order. */
+export type InsertRowConstructor = new (...values: unknown[]) => object;
+
+/**
  * A Filter/Project chain compiled for columnar execution over positional input records: the filters as one
  * loop writing a selection vector, then each output column as a loop of its own over the selection (the
  * projection is evaluated column at a time, straight into the column's typed array). For
@@ -28,6 +38,8 @@ export interface ColumnarCalc {
   readonly types: readonly ColumnType[];
   /** The chain's output schema. */
   readonly schema: ResolvedSchema;
+  /** The same chain fused into one loop that builds row objects with `construct` (undefined without a constructor). */
+  readonly objects: ObjectsFn | undefined;
 }
 
 /**
@@ -39,6 +51,7 @@ export interface ColumnarCalc {
  */
 export function compileColumnarCalc(
   stages: readonly (FilterNode | ProjectNode)[], inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver,
+  construct?: InsertRowConstructor,
 ): ColumnarCalc | undefined {
   const projects = stages.filter((s) => s.kind === "Project");
   if (projects.length > 1 || (projects.length === 1 && stages[stages.length - 1]!.kind !== "Project")) return undefined;
@@ -63,7 +76,13 @@ export function compileColumnarCalc(
   const read = filtered ? "rows[sel[k]]" : "rows[start+k]";
   const columns = items.map((src, j) => `function column${j}(rows,sel,start,n,out){${temps}`
     + `for(let k=0;k<n;k++){const r0=${read};out[k]=${src};}}`);
-  const built = root.build<{ select: SelectFn | undefined; columns: ColumnFn[] }>(
-    `{select:${select},columns:[${columns.join(",")}]}`, "columnar-calc");
-  return { select: built.select, columns: built.columns, types: columnTypesOf(schema), schema };
+  // the row-object loop: filters and the constructor call in one pass, so a row is read once
+  const ctor = construct === undefined ? "" : root.constant(construct);
+  const objects = construct === undefined ? "undefined"
+    : `function objects(rows,start,end,out,at){${temps}const C=${ctor};let n=0,i=start;try{for(;i<end;i++){const r0=rows[i];`
+      + `${filtered ? `if(!(${predicates.map((p) => `(${p})===true`).join("&&")}))continue;` : ""}out.push(new C(${items.join(",")}));n++;}}`
+      + `catch(e){at[0]=i;throw e;}return n;}`;
+  const built = root.build<{ select: SelectFn | undefined; columns: ColumnFn[]; objects: ObjectsFn | undefined }>(
+    `{select:${select},columns:[${columns.join(",")}],objects:${objects}}`, "columnar-calc");
+  return { select: built.select, columns: built.columns, objects: built.objects, types: columnTypesOf(schema), schema };
 }

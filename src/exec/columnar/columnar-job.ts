@@ -5,11 +5,22 @@ import type { Job, MetricsSnapshot, StepResult } from "../job-contract.js";
 import { errorWithRow } from "../operators/row-error.js";
 import { COLLECT_SCOPE } from "../metric-scope.js";
 import { type ColumnarBatch, allocateColumn } from "./column-batch.js";
-import type { ColumnarCalc } from "./columnar-calc.js";
+import type { ColumnarCalc, InsertRowConstructor } from "./columnar-calc.js";
 
-/** Where a columnar job hands its batches. */
+/**
+ * A consumer of row objects that makes them itself: `construct` builds an insert row from the column values
+ * (as arguments, in column order); `batch` receives a slice's rows. The columnar path calls the constructor
+ * from its own generated loop, so a row costs one object, as a hand-written loop's does.
+ */
+export interface RowObjectSink {
+  readonly construct: InsertRowConstructor;
+  batch(rows: object[]): void;
+}
+
+/** Where a columnar job hands its output: batches of columns, or (with `rowObjects`) batches of row objects. */
 export interface ColumnarSink {
-  columns(batch: ColumnarBatch): void;
+  columns?(batch: ColumnarBatch): void;
+  readonly rowObjects?: RowObjectSink;
   watermark?(wm: number): void;
 }
 
@@ -24,6 +35,9 @@ export interface ColumnarSink {
  * row by row, the rows before the failing one go to the sink, and the job fails with the error annotated
  * with that row (row-error.ts), as Calc does. The metrics are those of the row job's Values and Collect
  * (`Values.numRecordsOut`, `Collect.numRecordsIn`). A columnar job takes no savepoints.
+ *
+ * With a row-object sink the same chain runs as one fused loop per slice (`ColumnarCalc.objects`): filters,
+ * then the sink's constructor called with the projected values — no positional record, no operator.
  */
 export class ColumnarValuesJob implements Job {
   private next = 0;
@@ -41,10 +55,15 @@ export class ColumnarValuesJob implements Job {
     const rows = this.node.rows;
     const start = this.next;
     const end = Math.min(rows.length, start + Math.max(1, budget));
-    try {
-      this.runSlice(start, end);
-    } catch (e) {
-      this.failSlice(start, end, e);
+    const objects = this.calc.objects;
+    const target = this.sink.rowObjects;
+    if (objects !== undefined && target !== undefined) this.objectSlice(objects, target, start, end);
+    else {
+      try {
+        this.runSlice(start, end);
+      } catch (e) {
+        this.failSlice(start, end, e);
+      }
     }
     this.next = end;
     this.emitted += end - start;
@@ -52,6 +71,21 @@ export class ColumnarValuesJob implements Job {
     this.finished = true;
     this.sink.watermark?.(Infinity);
     return "done";
+  }
+
+  private readonly at = new Int32Array(1);
+
+  private objectSlice(objects: NonNullable<ColumnarCalc["objects"]>, target: RowObjectSink, start: number, end: number): void {
+    const out: object[] = [];
+    let n: number;
+    try {
+      n = objects(this.node.rows, start, end, out, this.at);
+    } catch (e) {
+      // the rows before the failing one were built: they go out before the job fails
+      if (out.length > 0) { this.delivered += out.length; target.batch(out); }
+      this.fail(e, start, this.at[0]!);
+    }
+    if (n > 0) { this.delivered += n; target.batch(out); }
   }
 
   private runSlice(start: number, end: number): void {
@@ -74,7 +108,7 @@ export class ColumnarValuesJob implements Job {
 
   private deliver(n: number, columns: (Int32Array | Float64Array | unknown[])[]): void {
     this.delivered += n;
-    this.sink.columns({ length: n, kinds: new Uint8Array(n), columns });
+    this.sink.columns!({ length: n, kinds: new Uint8Array(n), columns });
   }
 
   /** Re-runs a slice that threw row by row: delivers the rows before the failing one, then fails the job. */
@@ -101,6 +135,12 @@ export class ColumnarValuesJob implements Job {
     }
     const n = gathered[0]?.length ?? 0;
     if (n > 0) this.deliver(n, gathered.map((g, j) => types[j] === "any" ? g : types[j] === "int32" ? Int32Array.from(g as number[]) : Float64Array.from(g as number[])));
+    this.fail(cause, start, at);
+  }
+
+  /** Fails the job on row `at` of the slice that started at `start` (counted as read, as the row job counts it). */
+  private fail(cause: unknown, start: number, at: number): never {
+    const rows = this.node.rows;
     this.emitted += at - start + 1;
     const annotated = errorWithRow(cause, 0, rows[at]!, this.node.schema);
     this.failed = thrownIs(annotated, TableError) ? annotated : new ExecutionError(`job failed: ${describeThrown(annotated)}`, { cause: annotated });
