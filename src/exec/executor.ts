@@ -12,7 +12,9 @@ export function localExecutor(operators: OperatorTable): Executor {
       if (sink.columns !== undefined || sink.rowObjects !== undefined) {
         // a columnar or row-object consumer over Values → Filter/Project: no records, operators or edges (exec/columnar/)
         const c = columnarPlan(plan, settings, settings.resolveFunction, sink.rowObjects?.construct);
-        if (c !== undefined) return new ColumnarValuesJob(c.values, c.calc, sink as ColumnarSink);
+        if (c !== undefined) {
+          return new ColumnarValuesJob(c.values, c.calc, sink as ColumnarSink, (s) => new LocalJob(plan, settings, s, operators, settings.resolveFunction));
+        }
       }
       return new LocalJob(plan, settings, sink, operators, settings.resolveFunction);
     },

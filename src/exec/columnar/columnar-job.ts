@@ -1,7 +1,7 @@
 import { ExecutionError, TableError } from "../../types/errors.js";
 import { describeThrown, thrownIs } from "../../types/describe-thrown.js";
 import type { ValuesNode } from "../../plan/nodes.js";
-import type { Job, MetricsSnapshot, StepResult } from "../job-contract.js";
+import type { Job, JobSink, MetricsSnapshot, StepResult } from "../job-contract.js";
 import { errorWithRow } from "../operators/row-error.js";
 import { COLLECT_SCOPE } from "../metric-scope.js";
 import { type ColumnarBatch, allocateColumn } from "./column-batch.js";
@@ -17,11 +17,13 @@ export interface RowObjectSink {
   batch(rows: object[]): void;
 }
 
-/** Where a columnar job hands its output: batches of columns, or (with `rowObjects`) batches of row objects. */
-export interface ColumnarSink {
+/**
+ * Where a columnar job hands its output: batches of columns, or (with `rowObjects`) batches of row objects;
+ * `record` once the job has become a row job (a savepoint, below).
+ */
+export interface ColumnarSink extends JobSink {
   columns?(batch: ColumnarBatch): void;
   readonly rowObjects?: RowObjectSink;
-  watermark?(wm: number): void;
 }
 
 /**
@@ -34,7 +36,11 @@ export interface ColumnarSink {
  * Failures keep the row job's contract: when an expression throws on a slice, the slice is evaluated again
  * row by row, the rows before the failing one go to the sink, and the job fails with the error annotated
  * with that row (row-error.ts), as Calc does. The metrics are those of the row job's Values and Collect
- * (`Values.numRecordsOut`, `Collect.numRecordsIn`). A columnar job takes no savepoints.
+ * (`Values.numRecordsOut`, `Collect.numRecordsIn`).
+ *
+ * A savepoint needs the row job's operators and positions, so `triggerSavepoint` turns this job into the row
+ * job of the same plan: a new one is run over the rows already read with its output discarded (they were
+ * delivered), then it takes the savepoint and runs the rest of the job, records into the sink's `record`.
  *
  * With a row-object sink the same chain runs as one fused loop per slice (`ColumnarCalc.objects`): filters,
  * then the sink's constructor called with the projected values — no positional record, no operator.
@@ -47,9 +53,17 @@ export class ColumnarValuesJob implements Job {
   private failed: unknown;
   private sel = new Int32Array(0);
 
-  constructor(private readonly node: ValuesNode, private readonly calc: ColumnarCalc, private readonly sink: ColumnarSink) {}
+  /** The row job this one became (savepoints); every call goes there from then on. */
+  private row: Job | undefined;
+
+  constructor(
+    private readonly node: ValuesNode, private readonly calc: ColumnarCalc, private readonly sink: ColumnarSink,
+    /** Makes the row job of the same plan, writing into `sink`. */
+    private readonly rowJob: (sink: JobSink) => Job,
+  ) {}
 
   step(budget: number): StepResult {
+    if (this.row !== undefined) return this.row.step(budget);
     if (this.failed !== undefined) throw this.failed;
     if (this.finished) return "done";
     const rows = this.node.rows;
@@ -148,15 +162,43 @@ export class ColumnarValuesJob implements Job {
     throw this.failed;
   }
 
+  triggerSavepoint(dir: string): string {
+    return this.becomeRowJob().triggerSavepoint!(dir);
+  }
+
+  completedCheckpoints(): readonly string[] {
+    return this.row?.completedCheckpoints?.() ?? [];
+  }
+
+  private becomeRowJob(): Job {
+    if (this.row !== undefined) return this.row;
+    if (this.failed !== undefined) throw new ExecutionError("cannot take a savepoint: the job has failed", { cause: this.failed });
+    if (this.finished) throw new ExecutionError("cannot take a savepoint: the job has already finished");
+    const sink = this.sink;
+    let live = false;
+    const job = this.rowJob({
+      record: (kind, values) => { if (live) sink.record(kind, values); },
+      ...(sink.watermark !== undefined ? { watermark: (wm: number) => { if (live) sink.watermark!(wm); } } : {}),
+    });
+    // the rows read so far (fewer than all: the job has not finished) again, their output already delivered
+    if (this.next > 0 && job.step(this.next) !== "more") throw new ExecutionError("internal: the row job ended before the columnar job's position");
+    live = true;
+    this.row = job;
+    return job;
+  }
+
   cancel(): void {
     this.finished = true;
+    this.row?.cancel();
   }
 
   metrics(): MetricsSnapshot {
+    if (this.row !== undefined) return this.row.metrics?.() ?? {};
     return { "Values.numRecordsOut": this.emitted, [`${COLLECT_SCOPE}.numRecordsIn`]: this.delivered };
   }
 
   progress(): { readonly watermark: number; readonly stateKeys: number } {
+    if (this.row?.progress !== undefined) return this.row.progress();
     return { watermark: this.finished && this.failed === undefined ? Infinity : -Infinity, stateKeys: 0 };
   }
 }
