@@ -11,7 +11,7 @@ import { EnvironmentSettings, Row, type Table, TableEnvironment } from "../src/i
 import { getExecutor, type Job, type JobSettings, type JobSink } from "../src/table/executor.js";
 import { KIND_SHORT } from "../src/types/row.js";
 import type { BidData } from "./data.js";
-import { type BaselineSink, RingSink } from "./sink.js";
+import { type BaselineSink, ColumnRing, type ColumnSink, RingSink } from "./sink.js";
 import { bidsTable } from "./source.js";
 import type { Workload } from "./workload.js";
 import { keep, usedMemory } from "./memory.js";
@@ -48,6 +48,12 @@ export interface WorkloadResult {
   readonly end: number[];
   /** Seconds per pass of the public collect() path (at most COLLECT_SAMPLES samples). */
   readonly collect: number[];
+  /**
+   * Workloads with a columnar baseline: seconds per pass of that baseline and of `execute().columnBatches()`,
+   * sampled side by side (empty otherwise).
+   */
+  readonly columnarBaseline: number[];
+  readonly columnar: number[];
   readonly state?: { readonly entries: number; readonly tableBytes: number; readonly baselineBytes: number };
 }
 
@@ -107,6 +113,11 @@ export async function runBatches(table: AnyTable, sink: BaselineSink): Promise<v
   }
 }
 
+/** Runs the plan through the public columnar consumer: `execute().columnBatches()`, every batch handed to the sink. */
+export async function runColumns(table: AnyTable, sink: ColumnSink): Promise<void> {
+  for await (const b of table.execute().columnBatches()) sink.batch(b.length, b.kinds, b.columns as Record<string, ArrayLike<unknown>>);
+}
+
 const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
 
 function collectGarbage(): void {
@@ -153,6 +164,14 @@ export async function warmUp(p: Prepared, data: BidData, options: BenchOptions):
     await runCollect(p.table, col);
     check(p.workload, "collect()", base, col);
   }
+  if (p.workload.columnarBaseline) {
+    const cb = new ColumnRing();
+    p.workload.columnarBaseline(data.objects, cb);
+    checkColumns(p.workload, "columnar baseline", base, cb);
+    const ct = new ColumnRing();
+    await runColumns(p.table, ct);
+    checkColumns(p.workload, "columnBatches()", base, ct);
+  }
   return t;
 }
 
@@ -173,6 +192,8 @@ export async function measure(p: Prepared, data: BidData, options: BenchOptions,
   const internalTimes: number[] = [];
   const endTimes: number[] = [];
   const collectTimes: number[] = [];
+  const columnarBaseline: number[] = [];
+  const columnar: number[] = [];
   let outputs = 0;
   for (let r = 0; r < options.runs; r++) {
     const base = new RingSink();
@@ -196,9 +217,18 @@ export async function measure(p: Prepared, data: BidData, options: BenchOptions,
       collectTimes.push(await timeAsync(() => runCollect(table, col)));
       if (col.count !== outputs) throw new Error(`${workload.id}: the baseline emitted ${outputs} rows, collect() ${col.count}`);
     }
+    if (workload.columnarBaseline) {
+      const cb = new ColumnRing();
+      await settle();
+      columnarBaseline.push(time(() => { for (let i = 0; i < passes; i++) workload.columnarBaseline!(data.objects, cb); }) / passes);
+      const ct = new ColumnRing();
+      await settle();
+      columnar.push(await timeAsync(async () => { for (let i = 0; i < passes; i++) await runColumns(table, ct); }) / passes);
+      if (cb.count !== ct.count) throw new Error(`${workload.id}: the columnar baseline emitted ${cb.count} rows, columnBatches() ${ct.count}`);
+    }
   }
   const state = !gc ? undefined : workload.peakState ? workload.peakState(table, data) : workload.stateEntries ? measureState(p, data) : undefined;
-  return { workload, outputs, passes, baseline, table: tableTimes, internal: internalTimes, end: endTimes, collect: collectTimes, state };
+  return { workload, outputs, passes, baseline, table: tableTimes, internal: internalTimes, end: endTimes, collect: collectTimes, columnarBaseline, columnar, state };
 }
 
 /**
@@ -229,7 +259,10 @@ function measureState(p: Prepared, data: BidData): WorkloadResult["state"] {
 function check(w: Workload, side: string, base: RingSink, other: RingSink): void {
   if (base.count !== other.count) throw new Error(`${w.id}: the baseline emitted ${base.count} rows, the ${side} ${other.count}`);
   const a = base.last(), b = other.last();
-  if (!a || !b) return;
+  if (a && b) sameLast(w, side, a, b);
+}
+
+function sameLast(w: Workload, side: string, a: { kind: number; row: unknown }, b: { kind: number; row: unknown }): void {
   const av = Object.values(a.row as object);
   const bv = Array.isArray(b.row) ? b.row : Object.values(b.row as object);
   const same = a.kind === b.kind && av.length === bv.length && av.every((x, i) => {
@@ -237,6 +270,13 @@ function check(w: Workload, side: string, base: RingSink, other: RingSink): void
     return x instanceof Date && y instanceof Date ? x.getTime() === y.getTime() : Object.is(x, y);
   });
   if (!same) throw new Error(`${w.id}: last output differs: baseline ${KIND_SHORT[a.kind]}${JSON.stringify(av)}, ${side} ${KIND_SHORT[b.kind]}${JSON.stringify(bv)}`);
+}
+
+/** A columnar side must emit as many rows as the row baseline, and the same last row. */
+function checkColumns(w: Workload, side: string, base: RingSink, other: ColumnRing): void {
+  if (base.count !== other.count) throw new Error(`${w.id}: the baseline emitted ${base.count} rows, the ${side} ${other.count}`);
+  const a = base.last(), b = other.last();
+  if (a && b) sameLast(w, side, a, b);
 }
 
 export function median(xs: readonly number[]): number {

@@ -100,7 +100,8 @@ process.stdout.write("\n\n");
 
 const mrows = (secs: number[]) => (secs.length === 0 ? NaN : rows / median(secs) / 1e6);
 const header = ["id", "like", "outputs", "baseline M rows/s", "batches() M rows/s", "ratio", "gate", "", "best/best",
-  ...(options.collect ? ["collect() M rows/s", "ratio"] : []), "internal M rows/s", "ratio", "end of input", "state B/entry (table / baseline)"];
+  ...(options.collect ? ["collect() M rows/s", "ratio"] : []), "columnar baseline M rows/s", "columnBatches() M rows/s", "ratio",
+  "internal M rows/s", "ratio", "end of input", "state B/entry (table / baseline)"];
 const lines = results.map((r) => {
   const b = mrows(r.baseline), t = mrows(r.table), c = mrows(r.collect), n = mrows(r.internal);
   // each table sample ran right after its baseline sample: the median of the pairs' ratios cancels the
@@ -111,6 +112,8 @@ const lines = results.map((r) => {
     // the fastest sample of each side: noise only ever adds time, so this is the steadier figure on a busy machine
     (Math.min(...r.baseline) / Math.min(...r.table)).toFixed(2),
     ...(options.collect ? [c.toFixed(2), median(r.collect.map((secs, i) => r.baseline[i]! / secs)).toFixed(2)] : []),
+    ...(r.columnar.length === 0 ? ["", "", ""] : [mrows(r.columnarBaseline).toFixed(2), mrows(r.columnar).toFixed(2),
+      median(r.columnar.map((secs, i) => r.columnarBaseline[i]! / secs)).toFixed(2)]),
     n.toFixed(2), median(r.internal.map((secs, i) => r.baseline[i]! / secs)).toFixed(2),
     `${((100 * median(r.end)) / median(r.internal)).toFixed(1)}%`,
     r.state ? `${r.state.tableBytes.toFixed(0)} / ${r.state.baselineBytes.toFixed(0)} (${fmt(r.state.entries)} keys)` : "",
@@ -122,7 +125,8 @@ console.log(`\nspread of the samples (min–max M rows/s): ${results.map((r) => 
 if (args.verbose) {
   for (const r of results) {
     const list = (xs: number[]) => xs.map((x) => (rows / x / 1e6).toFixed(1)).join(" ");
-    console.log(`${r.workload.id} M rows/s per sample: baseline ${list(r.baseline)} | batches() ${list(r.table)} | internal ${list(r.internal)}${r.collect.length ? ` | collect() ${list(r.collect)}` : ""}`);
+    console.log(`${r.workload.id} M rows/s per sample: baseline ${list(r.baseline)} | batches() ${list(r.table)} | internal ${list(r.internal)}${r.collect.length ? ` | collect() ${list(r.collect)}` : ""}`
+      + `${r.columnar.length ? ` | columnar baseline ${list(r.columnarBaseline)} | columnBatches() ${list(r.columnar)}` : ""}`);
   }
 }
 sqlTwins();

@@ -39,3 +39,30 @@ export class RingSink implements JobSink, BaselineSink {
     return { kind: this.kinds[i]!, row: this.rows[i] };
   }
 }
+
+/** Where a columnar consumer (either side) writes a batch: `length` rows, their kinds, columns by name. */
+export interface ColumnSink {
+  batch(length: number, kinds: Uint8Array, columns: Readonly<Record<string, ArrayLike<unknown>>>): void;
+}
+
+/**
+ * The columnar counterpart of RingSink: keeps the last batch (its arrays stay alive until the next one
+ * arrives, as a consumer holding a batch would) and counts the rows, so neither side can skip the work.
+ */
+export class ColumnRing implements ColumnSink {
+  count = 0;
+  private lastBatch: { length: number; kinds: Uint8Array; columns: Readonly<Record<string, ArrayLike<unknown>>> } | undefined;
+
+  batch(length: number, kinds: Uint8Array, columns: Readonly<Record<string, ArrayLike<unknown>>>): void {
+    this.count += length;
+    this.lastBatch = { length, kinds, columns };
+  }
+
+  /** The most recent row, values in column order. */
+  last(): { kind: number; row: unknown[] } | undefined {
+    const b = this.lastBatch;
+    if (b === undefined || b.length === 0) return undefined;
+    const i = b.length - 1;
+    return { kind: b.kinds[i]!, row: Object.keys(b.columns).map((n) => b.columns[n]![i]) };
+  }
+}

@@ -5,7 +5,7 @@
  */
 import type { Table, TableEnvironment } from "../src/index.js";
 import type { Bid, BidData } from "./data.js";
-import type { BaselineSink } from "./sink.js";
+import type { BaselineSink, ColumnSink } from "./sink.js";
 
 /** The bids as a Table: `{ auction, bidder, price, channel, dateTime }`, insert-only. */
 export type BidTable = Table<Bid, "append">;
@@ -33,6 +33,12 @@ export interface Workload {
    * Returns what must stay reachable after the run for a state measurement (e.g. its Map), or nothing.
    */
   baseline(bids: readonly Bid[], sink: BaselineSink): unknown;
+  /**
+   * For workloads a columnar consumer suits (projection / filter): the baseline writing the same outputs as
+   * columns — per 4096 input rows, typed arrays for the NOT NULL numbers, an array for the rest, filled from
+   * the row objects — to compare with `execute().columnBatches()`, which does that work for the Table API.
+   */
+  columnarBaseline?(bids: readonly Bid[], sink: ColumnSink): void;
   /**
    * For workloads with keyed state: the number of keyed entries the state holds at the end, so the
    * harness reports bytes per entry (heap difference under --expose-gc divided by this count).

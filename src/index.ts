@@ -14,6 +14,7 @@ export type { ChangelogKind } from "./table/table.js";
 export type { Batch, BatchBrand } from "./table/batch-typing.js";
 export { TableResult } from "./table/table-result.js";
 export type { JobClient } from "./table/table-result.js";
+export type { ColumnBatch, ColumnOf, NumberColumn } from "./table/column-batch-typing.js";
 export { terminalProgress, progressLine } from "./table/progress.js";
 export type { ProgressReport, ProgressRenderer, ProgressOptions } from "./table/progress.js";
 export type { ExecuteOptions } from "./table/table.js";

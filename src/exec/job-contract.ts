@@ -1,6 +1,8 @@
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { ChangelogMode } from "../plan/changelog-mode.js";
 import type { PlanNode } from "../plan/nodes.js";
+import type { ColumnarBatch } from "./columnar/column-batch.js";
+import type { RowObjectSink } from "./columnar/columnar-job.js";
 
 /**
  * The contract between whoever plans a job (the Table API, tests, the bench) and the interpreter: an
@@ -13,6 +15,16 @@ export interface JobSink {
   record(kind: number, values: readonly unknown[]): void;
   /** The job's watermark as it reaches the end of the plan (+Infinity at end of input); optional. */
   watermark?(wm: number): void;
+  /**
+   * A sink that also takes whole batches of columns: a plan the columnar path runs (insert-only Values under
+   * Filter/Project, exec/columnar/) hands its output here, a slice at a time, and never calls `record`.
+   */
+  columns?(batch: ColumnarBatch): void;
+  /**
+   * A sink that makes its row objects itself (the table's `batches()`): a plan the columnar path runs builds
+   * them with `rowObjects.construct` straight from the expressions and hands them over a slice at a time.
+   */
+  readonly rowObjects?: RowObjectSink;
 }
 
 export type StepResult = "more" | "done" | Promise<void>;

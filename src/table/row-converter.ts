@@ -16,27 +16,49 @@ export type RowConverter<R> = (kind: number, values: readonly unknown[]) => R;
  * names that `Object.prototype` also has (`__proto__`, `toString`, ...) are defined rather than assigned.
  */
 export function rowConverter<R>(schema: ResolvedSchema): RowConverter<R> {
-  // one converter per column-name list for the process: a new set of constructors per job would give every
-  // job's rows new shapes (cold code, and the consumer's property reads going megamorphic job after job)
-  const cacheKey = JSON.stringify(schema.names);
-  let c = CONVERTERS.get(cacheKey);
-  if (c === undefined) {
-    if (CONVERTERS.size >= MAX_CACHED) CONVERTERS.clear();
-    CONVERTERS.set(cacheKey, (c = generate(schema.names)));
-  }
-  return c as RowConverter<R>;
+  return rowMakers(schema).convert as RowConverter<R>;
 }
 
-/** Converters by column names (JSON); bounded, as a process may see any number of schemas. */
-const CONVERTERS = new Map<string, RowConverter<unknown>>();
+/**
+ * A constructor of the schema's insert rows taking the column values as arguments (`new C(v0, v1, ...)`):
+ * what the columnar path calls from its own loop for `batches()` (exec/columnar/), so that a row of a
+ * projection is one object with no positional record before it. Its rows have the converter's prototype
+ * for `+I` (`Row.kindOf`, `toString` alike).
+ */
+export function insertRowConstructor(schema: ResolvedSchema): new (...values: unknown[]) => object {
+  return rowMakers(schema).insert;
+}
+
+interface RowMakers {
+  readonly convert: RowConverter<unknown>;
+  readonly insert: new (...values: unknown[]) => object;
+}
+
+function rowMakers(schema: ResolvedSchema): RowMakers {
+  // one set per column-name list for the process: a new set of constructors per job would give every
+  // job's rows new shapes (cold code, and the consumer's property reads going megamorphic job after job)
+  const cacheKey = JSON.stringify(schema.names);
+  let c = MAKERS.get(cacheKey);
+  if (c === undefined) {
+    if (MAKERS.size >= MAX_CACHED) MAKERS.clear();
+    MAKERS.set(cacheKey, (c = generate(schema.names)));
+  }
+  return c;
+}
+
+/** Row makers by column names (JSON); bounded, as a process may see any number of schemas. */
+const MAKERS = new Map<string, RowMakers>();
 const MAX_CACHED = 512;
 
-function generate(names: readonly string[]): RowConverter<unknown> {
+function generate(names: readonly string[]): RowMakers {
   const assigns = names.map((n, i) => writeOwnSource("this", n, `v[${i}]`)).join("");
+  const params = names.map((_, i) => `a${i}`);
+  const args = names.map((n, i) => writeOwnSource("this", n, `a${i}`)).join("");
   return codegenFunction("row-converter", "P", `"use strict";
     function R0(v){${assigns}} function R1(v){${assigns}} function R2(v){${assigns}} function R3(v){${assigns}}
-    R0.prototype=P[0];R1.prototype=P[1];R2.prototype=P[2];R3.prototype=P[3];
-    return function(k,v){return k===0?new R0(v):k===2?new R2(v):k===1?new R1(v):new R3(v);};`)(schemaPrototypes(names)) as RowConverter<unknown>;
+    function I(${params.join(",")}){${args}}
+    R0.prototype=P[0];R1.prototype=P[1];R2.prototype=P[2];R3.prototype=P[3];I.prototype=P[0];
+    return {convert:function(k,v){return k===0?new R0(v):k===2?new R2(v):k===1?new R1(v):new R3(v);},insert:I};`)(schemaPrototypes(names)) as RowMakers;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "../types/print.js";
 import { type KeyedRow, KIND_SHORT } from "../types/row.js";
-import { rowConverter } from "./row-converter.js";
+import { insertRowConstructor, rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
@@ -10,6 +10,8 @@ import { describeThrown } from "../types/describe-thrown.js";
 import { type RowsReadable, rowsReadable } from "./result-readable.js";
 import { type ProgressOptions, ProgressTracker } from "./progress.js";
 import { JobControl } from "./job-control.js";
+import type { ColumnBatch } from "./column-batch-typing.js";
+import { ColumnBatchSink } from "./column-batches.js";
 
 /** How many source records a job processes before results are handed to the consumer. */
 const SLICE = 4096;
@@ -177,13 +179,24 @@ export class TableResult<R extends object = Record<string, unknown>> {
 
   /**
    * The job's slices as arrays of row objects, each made as its record arrives (the positional record
-   * dies young; no kinds / records arrays in between).
+   * dies young; no kinds / records arrays in between). A projection / filter over `fromValues` makes them
+   * without any record: the columnar path calls the rows' constructor from its generated loop.
    */
   private rowBatches(): AsyncGenerator<KeyedRow<R>[]> {
     const convert = rowConverter<KeyedRow<R>>(this.schema);
     let batch: KeyedRow<R>[] = [];
     return this.runSlices(
-      { record: (k, v) => { batch.push(convert(k, v)); } },
+      {
+        record: (k, v) => { batch.push(convert(k, v)); },
+        // a projection / filter over fromValues builds the rows in its own loop (exec/columnar/)
+        rowObjects: {
+          construct: insertRowConstructor(this.schema),
+          batch: (rows) => {
+            if (batch.length === 0) batch = rows as KeyedRow<R>[];
+            else for (let i = 0; i < rows.length; i++) batch.push(rows[i] as KeyedRow<R>);
+          },
+        },
+      },
       () => {
         if (batch.length === 0) return undefined;
         const out = batch;
@@ -191,6 +204,23 @@ export class TableResult<R extends object = Record<string, unknown>> {
         return out;
       },
     );
+  }
+
+  /**
+   * The rows in columns, a batch per slice of the job (up to 4096 source records), never empty: each batch
+   * has `length` rows, their kinds (`kinds[i]`: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) and one array per column
+   * (`columns.price[i]`), a typed array for NOT NULL numbers (`Int32Array` for TINYINT/SMALLINT/INT,
+   * `Float64Array` for BIGINT/FLOAT/DOUBLE/intervals). No row objects at all. A projection / filter over
+   * `fromValues` runs columnar (filters as a selection vector, each output column computed by its own loop);
+   * any other plan runs row by row and its records are gathered into columns. Breaking out cancels the job.
+   *
+   * ```ts
+   * for await (const b of t.execute().columnBatches()) for (let i = 0; i < b.length; i++) total += b.columns.price[i]!;
+   * ```
+   */
+  columnBatches(): AsyncGenerator<ColumnBatch<R>, void, undefined> {
+    const sink = new ColumnBatchSink<R>(this.schema);
+    return this.runSlices(sink, () => sink.take());
   }
 
   /**

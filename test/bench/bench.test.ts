@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeBids, generateBids } from "../../bench/data.js";
-import { prepare, runBatches, runJob } from "../../bench/harness.js";
-import type { BaselineSink } from "../../bench/sink.js";
+import { prepare, runBatches, runColumns, runJob } from "../../bench/harness.js";
+import type { BaselineSink, ColumnSink } from "../../bench/sink.js";
 import { WORKLOADS } from "../../bench/workloads/index.js";
 import type { JobSink } from "../../src/table/executor.js";
 
@@ -10,6 +10,17 @@ class AllOutputs implements JobSink, BaselineSink {
   readonly out: string[] = [];
   record(kind: number, values: readonly unknown[]): void { this.out.push(render(kind, values)); }
   push(kind: number, row: object): void { this.out.push(render(kind, Object.values(row))); }
+}
+
+/** Keeps every row of every batch, values in column order, rendered as AllOutputs renders them. */
+class AllColumns implements ColumnSink {
+  readonly out: string[] = [];
+  readonly types = new Set<string>();
+  batch(length: number, kinds: Uint8Array, columns: Readonly<Record<string, ArrayLike<unknown>>>): void {
+    const names = Object.keys(columns);
+    for (const n of names) this.types.add(`${n}: ${columns[n]!.constructor.name}`);
+    for (let i = 0; i < length; i++) this.out.push(render(kinds[i]!, names.map((n) => columns[n]![i])));
+  }
 }
 
 function render(kind: number, values: readonly unknown[]): string {
@@ -81,6 +92,26 @@ describe("bench workloads: the Table API plan and the baseline loop do the same 
       const batches = new AllOutputs();
       await runBatches(p.table, batches);
       expect(batches.out).toEqual(base.out);
+    });
+  }
+});
+
+describe("bench workloads: columnBatches() and the columnar baseline write exactly the rows of the row baseline", () => {
+  const data = generateBids(30_000, 3);
+  for (const w of WORKLOADS.filter((x) => x.columnarBaseline !== undefined)) {
+    it(`${w.id}: ${w.description}`, async () => {
+      const base = new AllOutputs();
+      w.baseline(data.objects, base);
+      const columnarBase = new AllColumns();
+      w.columnarBaseline!(data.objects, columnarBase);
+      expect(columnarBase.out).toEqual(base.out);
+      const table = new AllColumns();
+      await runColumns(prepare(w, data).table, table);
+      expect(table.out.length).toBeGreaterThan(0);
+      expect(table.out).toEqual(base.out);
+      // the same storage on both sides: typed arrays for the INT and DOUBLE columns, an array of Dates
+      expect([...table.types]).toEqual(["auction: Int32Array", "bidder: Int32Array", "price: Float64Array", "dateTime: Array"]);
+      expect([...columnarBase.types]).toEqual([...table.types]);
     });
   }
 });

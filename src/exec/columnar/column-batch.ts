@@ -1,0 +1,85 @@
+import type { DataType } from "../../types/data-type.js";
+import type { ResolvedSchema } from "../../types/resolved-schema.js";
+
+/**
+ * A job's output in columns: `length` rows, `kinds[i]` the kind (0 +I, 1 -U, 2 +U, 3 -D) of row i and
+ * `columns[j][i]` its value in column j. A NOT NULL column whose values are JavaScript numbers is a typed
+ * array (see `columnTypeOf`), every other column a plain array. A batch belongs to its consumer: the job
+ * never writes into it again.
+ */
+export interface ColumnarBatch {
+  readonly length: number;
+  readonly kinds: Uint8Array;
+  readonly columns: readonly (Int32Array | Float64Array | unknown[])[];
+}
+
+/** How a column is stored: `int32` (Int32Array), `float64` (Float64Array) or `any` (a plain array). */
+export type ColumnType = "int32" | "float64" | "any";
+
+/**
+ * TINYINT / SMALLINT / INT NOT NULL go into an Int32Array; BIGINT (exact up to 2^53), FLOAT, DOUBLE and the
+ * intervals NOT NULL into a Float64Array (those are JavaScript numbers, and a Float64Array holds every one of
+ * them exactly, -0 and NaN included). Nullable columns, DECIMAL, strings, booleans, temporal values and
+ * nested types stay plain arrays: a typed array cannot hold `null` or an object.
+ */
+export function columnTypeOf(type: DataType): ColumnType {
+  if (type.isNullable) return "any";
+  switch (type.root) {
+    case "TINYINT":
+    case "SMALLINT":
+    case "INT":
+      return "int32";
+    case "BIGINT":
+    case "FLOAT":
+    case "DOUBLE":
+    case "INTERVAL_DAY_TIME":
+    case "INTERVAL_YEAR_MONTH":
+      return "float64";
+    default:
+      return "any";
+  }
+}
+
+export function columnTypesOf(schema: ResolvedSchema): ColumnType[] {
+  return schema.types.map(columnTypeOf);
+}
+
+export function allocateColumn(type: ColumnType, n: number): Int32Array | Float64Array | unknown[] {
+  return type === "int32" ? new Int32Array(n) : type === "float64" ? new Float64Array(n) : new Array<unknown>(n);
+}
+
+/**
+ * Gathers positional records (from a row job) into columnar batches: the row fallback of a columnar
+ * consumer for plans the columnar path does not run. `take()` hands over what arrived since the last call.
+ */
+export class ColumnGatherer {
+  private kinds: number[] = [];
+  private rows: (readonly unknown[])[] = [];
+  private readonly types: readonly ColumnType[];
+
+  constructor(schema: ResolvedSchema) {
+    this.types = columnTypesOf(schema);
+  }
+
+  record(kind: number, values: readonly unknown[]): void {
+    this.kinds.push(kind);
+    this.rows.push(values);
+  }
+
+  take(): ColumnarBatch | undefined {
+    const rows = this.rows;
+    const n = rows.length;
+    if (n === 0) return undefined;
+    const kinds = Uint8Array.from(this.kinds);
+    this.kinds = [];
+    this.rows = [];
+    const types = this.types;
+    const columns: (Int32Array | Float64Array | unknown[])[] = [];
+    for (let j = 0; j < types.length; j++) {
+      const col = allocateColumn(types[j]!, n);
+      for (let i = 0; i < n; i++) col[i] = rows[i]![j] as number;
+      columns.push(col);
+    }
+    return { length: n, kinds, columns };
+  }
+}
