@@ -162,7 +162,7 @@ export class ColumnarValuesJob implements Job {
     throw this.failed;
   }
 
-  triggerSavepoint(dir: string): string {
+  triggerSavepoint(dir: string): string | Promise<string> {
     return this.becomeRowJob().triggerSavepoint!(dir);
   }
 
