@@ -1,6 +1,7 @@
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { ChangelogMode } from "../plan/changelog-mode.js";
 import type { PlanNode } from "../plan/nodes.js";
+import type { StateBackend } from "./state/keyed-store.js";
 
 /**
  * The contract between whoever plans a job (the Table API, tests, the bench) and the interpreter: an
@@ -57,6 +58,11 @@ export interface JobSettings {
    * run-time side of a scan or sink finds its connector here. Absent: the built-in connectors only.
    */
   readonly connectors?: (name: string) => object;
+  /**
+   * The job's keyed-state backend (`state.backend.type`, state/backend-options.ts), made by the job from
+   * `config`; absent: in memory (hashmap).
+   */
+  readonly stateBackend?: StateBackend;
 }
 
 export interface Executor {
