@@ -12,7 +12,9 @@ import type { DiskKeyedStore } from "../../src/exec/state/disk-store.js";
 import { stateBackendFor } from "../../src/exec/state/backend-options.js";
 import { restoreStore, storeSnapshot } from "../../src/exec/state/snapshot-store.js";
 import type { StoreFiles } from "../../src/exec/state/keyed-store.js";
-import { ValidationError } from "../../src/index.js";
+import { ValidationError, valueState } from "../../src/index.js";
+import { ValueStateSlot } from "../../src/exec/operators/ptf/value-state.js";
+import type { ValueStateDecl } from "../../src/ptf/state.js";
 
 const backends: DiskStateBackend[] = [];
 const dirs: string[] = [];
@@ -133,6 +135,28 @@ describe("DiskKeyedStore", () => {
     s.set(1, { n: 1 });
     expect(storeSnapshot(s)).toBeUndefined();
     expect(storeSnapshot(new Map())).toBeUndefined();
+  });
+});
+
+describe("value state with TTL on the disk backend", () => {
+  it("idle keys are removed incrementally (the TTL cleaner deletes while it iterates the store)", () => {
+    const H = 3_600_000;
+    const slot = new ValueStateSlot("s", valueState({ n: 0 }) as unknown as ValueStateDecl<unknown>, H, backend(8));
+    for (let i = 0; i < 100; i++) {
+      const v = slot.load(`k${i}`, 0) as { n: number };
+      v.n++;
+      slot.store(`k${i}`, v, 0);
+    }
+    expect(slot.map.size).toBe(100);
+    for (let i = 0; i < 60; i++) {
+      const v = slot.load("z", 2 * H) as { n: number };
+      v.n++;
+      slot.store("z", v, 2 * H);
+    }
+    // two keys looked at per access: 120 looks cover the 100 idle keys
+    expect([...slot.map.keys()]).toEqual(["z"]);
+    expect(slot.peek("z", 2 * H)).toEqual({ n: 60 });
+    expect(slot.times!.size).toBe(1);
   });
 });
 

@@ -1,7 +1,7 @@
 // Runs a program on both keyed-state backends and checks that they agree: the state tests of the
 // in-memory backend are the disk backend's tests too. The disk backend runs with a write-back cache of
 // two entries, so values go through the database (write back, read again) all the time.
-import { expect } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 
 export interface BackendCase {
   readonly name: "hashmap" | "disk";
@@ -35,4 +35,24 @@ export async function onBothBackends<T>(program: (options: Readonly<Record<strin
   if (!disk.ok) throw disk.error;
   expect(disk.value, "the disk backend gives the hashmap backend's result").toEqual(mem.value);
   return mem.value;
+}
+
+let active: BackendCase = HASHMAP;
+
+/** The options of the backend the current suite runs on (the environments the suite makes apply them). */
+export function activeBackendOptions(): Readonly<Record<string, string>> {
+  return active.options;
+}
+
+/**
+ * Runs the tests `body` defines once per backend, as `<title> (hashmap backend)` and `<title> (disk
+ * backend)`: environments made through helpers that read `activeBackendOptions()` use that backend. Each
+ * run asserts the suite's own exact rows.
+ */
+export function backendSuite(title: string, body: (backend: BackendCase) => void): void {
+  describe.each(STATE_BACKENDS.map((b) => [b.name, b] as const))(`${title} (%s backend)`, (_name, b) => {
+    beforeAll(() => { active = b; });
+    afterAll(() => { active = HASHMAP; });
+    body(b);
+  });
 }
