@@ -14,6 +14,7 @@ import { type BenchOptions, type WorkloadResult, measure, median, passesFor, pre
 import { WORKLOADS } from "./workloads/index.js";
 import { measureSql, parserMillis, SQL_TWINS } from "./sql.js";
 import { runConnectorBench } from "./connectors.js";
+import { runStateBench } from "./state-backends.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,6 +31,8 @@ const { values: args } = parseArgs({
     "connector-runs": { type: "string", default: "3" },
     "no-connectors": { type: "boolean", default: false },
     "connectors-only": { type: "boolean", default: false },
+    "no-state": { type: "boolean", default: false },
+    "state-only": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -37,7 +40,8 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log("npm run bench -- [--rows N=1000000] [--runs N=7] [--warmups N=2] [--seed N=42] [--only W0,W2]\n"
     + "                    [--min-sample MS=100] [--no-collect] [--verbose]\n"
-    + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]");
+    + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]\n"
+    + "                    [--no-state | --state-only]");
   process.exit(0);
 }
 
@@ -68,6 +72,10 @@ if (workloads.length === 0) throw new Error(`--only ${args.only}: no such worklo
 
 const started = performance.now();
 const data = generateBids(rows, positiveInt("seed", args.seed));
+if (args["state-only"]) {
+  runStateBench(data, positiveInt("runs", args.runs));
+  process.exit(0);
+}
 const d = describeBids(data);
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 console.log(`tablestream bench: ${fmt(d.rows)} bids (seed ${data.seed}; ${fmt(d.auctions)} auctions, ${fmt(d.bidders)} bidders, `
@@ -144,4 +152,5 @@ function printTable(head: string[], body: string[][]): void {
   console.log();
 }
 
+if (!args["no-state"]) runStateBench(data, options.runs);
 if (!args["no-connectors"]) await connectorBench();
