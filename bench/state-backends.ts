@@ -67,7 +67,8 @@ function checkpointRun(label: string, options: Record<string, string>): Checkpoi
     for (const [k, v] of Object.entries(options)) env.getConfig().set(k, v);
     env.createTemporaryTable("ids", TableDescriptor.forConnector("datagen")
       .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
-      .option("fields.id.kind", "sequence").option("fields.id.start", "0").option("fields.id.end", String(KEYS + DELTA + 1)).build());
+      .option("fields.id.kind", "sequence").option("fields.id.start", "0").option("fields.id.end", String(KEYS + DELTA + 1))
+      .option("rows-per-second", "1000000000").build());
     const table = env.from("ids").select($("id").mod(KEYS).as("auction")).partitionBy($("auction")).process(CountPerAuction);
     const job = getExecutor().createJob(table.node, { batch: false, config: env.getConfig().options, clock: () => now, resolveFunction: env.planContext().resolveFunction }, new RingSink());
     const feed = (n: number) => { for (let left = n; left > 0;) { const step = Math.min(left, SLICE); if (job.step(step) !== "more") throw new Error("ended early"); left -= step; } };

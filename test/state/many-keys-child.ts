@@ -23,7 +23,9 @@ env.getConfig().set("state.backend.type", backend);
 if (localDir !== undefined) env.getConfig().set("state.backend.local-dir", localDir);
 env.createTemporaryTable("ids", TableDescriptor.forConnector("datagen")
   .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
-  .option("fields.id.kind", "sequence").option("fields.id.start", "0").option("fields.id.end", String(2 * N - 1)).build());
+  .option("fields.id.kind", "sequence").option("fields.id.start", "0").option("fields.id.end", String(2 * N - 1))
+  // unpaced (datagen emits 10,000 rows per second by default, as in Flink)
+  .option("rows-per-second", "1000000000").build());
 const keyed = env.from("ids").select($("id").mod(N).as("k"));
 let rows = 0;
 let checksum = 0n;
