@@ -12,18 +12,14 @@ type DatabaseConstructor = new (path: string, options?: BetterSqlite3.Options) =
 
 /**
  * `better-sqlite3` (an optional peer dependency) is loaded when a job asks for the disk backend. Jobs are
- * built synchronously, so it is required, not imported; `import.meta.url` is absent in the CommonJS build,
- * where the working directory's resolution is used.
+ * built synchronously, so it is required, not imported: with the CommonJS build's own `require`, and in the
+ * ES module build (which has no `require`, and whose `import.meta` the CommonJS build cannot contain) with one
+ * resolving from the working directory, as an application's dependencies do.
  */
 function loadSqlite(): DatabaseConstructor {
-  let base: string;
   try {
-    base = import.meta.url ?? join(process.cwd(), "index.js");
-  } catch {
-    base = join(process.cwd(), "index.js");
-  }
-  try {
-    const m = createRequire(base)("better-sqlite3") as { default?: DatabaseConstructor } | DatabaseConstructor;
+    const req = typeof require === "function" ? require : createRequire(join(process.cwd(), "index.js"));
+    const m = req("better-sqlite3") as { default?: DatabaseConstructor } | DatabaseConstructor;
     return (m as { default?: DatabaseConstructor }).default ?? (m as DatabaseConstructor);
   } catch (e) {
     throw new ExecutionError(`state.backend.type 'disk' needs the package 'better-sqlite3' 12.x (npm install better-sqlite3@12): ${(e as Error).message}`, { cause: e });
