@@ -14,6 +14,7 @@ import { type BenchOptions, type WorkloadResult, measure, median, passesFor, pre
 import { WORKLOADS } from "./workloads/index.js";
 import { measureSql, parserMillis, SQL_TWINS } from "./sql.js";
 import { runConnectorBench } from "./connectors.js";
+import { runStateBench } from "./state-backends.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +32,8 @@ const { values: args } = parseArgs({
     "no-connectors": { type: "boolean", default: false },
     "connectors-only": { type: "boolean", default: false },
     "sql-only": { type: "boolean", default: false },
+    "no-state": { type: "boolean", default: false },
+    "state-only": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -39,7 +42,8 @@ if (args.help) {
   console.log("npm run bench -- [--rows N=1000000] [--runs N=7] [--warmups N=2] [--seed N=42] [--only W0,W2]\n"
     + "                    [--min-sample MS=100] [--no-collect] [--verbose]\n"
     + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]\n"
-    + "                    [--sql-only]   (only the SQL twins of the chosen workloads and the parser: npm run bench -- --only W3 --sql-only)");
+    + "                    [--sql-only]   (only the SQL twins of the chosen workloads and the parser: npm run bench -- --only W3 --sql-only)\n"
+    + "                    [--no-state | --state-only]");
   process.exit(0);
 }
 
@@ -70,6 +74,10 @@ if (workloads.length === 0) throw new Error(`--only ${args.only}: no such worklo
 
 const started = performance.now();
 const data = generateBids(rows, positiveInt("seed", args.seed));
+if (args["state-only"]) {
+  runStateBench(data, positiveInt("runs", args.runs));
+  process.exit(0);
+}
 const d = describeBids(data);
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 console.log(`tablestream bench: ${fmt(d.rows)} bids (seed ${data.seed}; ${fmt(d.auctions)} auctions, ${fmt(d.bidders)} bidders, `
@@ -145,6 +153,7 @@ function printTable(head: string[], body: string[][]): void {
   console.log();
 }
 
+if (!args["no-state"]) runStateBench(data, options.runs);
 if (!args["no-connectors"]) await connectorBench();
 
 /** The chosen workloads written as SQL (the same plans, so the ratio should be 1.0), and the parser's time. */

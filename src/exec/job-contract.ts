@@ -3,6 +3,7 @@ import type { ChangelogMode } from "../plan/changelog-mode.js";
 import type { PlanNode } from "../plan/nodes.js";
 import type { ColumnarBatch } from "./columnar/column-batch.js";
 import type { RowObjectSink } from "./columnar/columnar-job.js";
+import type { StateBackend } from "./state/keyed-store.js";
 
 /**
  * The contract between whoever plans a job (the Table API, tests, the bench) and the interpreter: an
@@ -72,6 +73,11 @@ export interface JobSettings {
    * run-time side of a scan or sink finds its connector here. Absent: the built-in connectors only.
    */
   readonly connectors?: (name: string) => object;
+  /**
+   * The job's keyed-state backend (`state.backend.type`, state/backend-options.ts), made by the job from
+   * `config`; absent: in memory (hashmap).
+   */
+  readonly stateBackend?: StateBackend;
 }
 
 export interface Executor {

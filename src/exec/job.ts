@@ -7,6 +7,8 @@ import { describeThrown, thrownIs } from "../types/describe-thrown.js";
 import { CheckpointCoordinator } from "./checkpoint/coordinator.js";
 import type { OperatorTable } from "./operator-table.js";
 import { prepareSnapshot } from "./operator.js";
+import type { StateBackend } from "./state/keyed-store.js";
+import { stateBackendFor } from "./state/backend-options.js";
 
 /**
  * A running job: sources are polled one slice at a time and their records pushed synchronously
@@ -24,11 +26,19 @@ export class LocalJob implements Job {
   private finished = false;
   private failed: unknown;
   private readonly checkpoints: CheckpointCoordinator;
+  /** Where keyed state lives (state.backend.type); removed when the job ends. */
+  private readonly backend: StateBackend;
 
   constructor(plan: PlanNode, settings: JobSettings, sink: JobSink, operators: OperatorTable, resolveFunction?: FunctionResolver) {
-    this.graph = buildJobGraph(plan, settings, sink, operators, resolveFunction);
-    // reads the snapshot to start from (execution.savepoint.path) now, so a bad path fails the submission
-    this.checkpoints = new CheckpointCoordinator(this.graph, settings.config, settings.clock, settings.batch);
+    this.backend = settings.stateBackend ?? stateBackendFor(settings.config);
+    try {
+      this.graph = buildJobGraph(plan, { ...settings, stateBackend: this.backend }, sink, operators, resolveFunction);
+      // reads the snapshot to start from (execution.savepoint.path) now, so a bad path fails the submission
+      this.checkpoints = new CheckpointCoordinator(this.graph, settings.config, settings.clock, settings.batch, this.backend);
+    } catch (e) {
+      this.backend.dispose();
+      throw e;
+    }
     this.active = this.graph.sources.filter((s) => !s.done);
   }
 
@@ -221,6 +231,7 @@ export class LocalJob implements Job {
   private finish(): "done" {
     this.finished = true;
     for (const op of this.graph.operators) op.close();
+    this.backend.dispose();
     return "done";
   }
 
@@ -250,5 +261,6 @@ export class LocalJob implements Job {
     for (const op of this.graph.operators) {
       try { op.close(); } catch { /* closing after a failure must not hide the failure */ }
     }
+    this.backend.dispose();
   }
 }

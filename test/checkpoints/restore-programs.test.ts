@@ -2,7 +2,7 @@
 // API: stop with a savepoint after the rows "before restore", restore a new job from it, feed the rows "after
 // restore"; Flink's exact rows. Watermarks are not part of a savepoint: the restored job's sources are new
 // ones (an iterable cannot be replayed), so their event time starts afresh, as in Flink.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { $, DataTypes, Schema, descriptor } from "../../src/index.js";
 import { MultiStateFunction, NonNullMapStateFunction } from "../ptf/flink-functions.js";
 import { MultiInputOrderByFunction, OrderByFunction, T_LARGE_ROWS, T_LARGE_SCHEMA } from "../ptf/flink-multi-functions.js";
@@ -10,13 +10,14 @@ import { TIMED_SOURCE_SCHEMA } from "../ptf/flink-time-functions.js";
 import { sorted } from "../ptf/support.js";
 import { BroadcastStateFunction, NotifyStatefulSetsFunction, NotifyStatefulSetsRulesFunction, rulesSchema } from "../ptf/flink-broadcast-functions.js";
 import { type ProgramSource, twoPhase } from "./two-phase.js";
+import { backendSuite } from "../support/state-backends.js";
 
 const T = Schema.newBuilder().column("name", DataTypes.STRING()).column("score", DataTypes.INT()).build();
 /** MULTI_VALUES_SOURCE */
 const MULTI: ProgramSource = { name: "t", schema: T, before: [["Bob", 12], ["Alice", 42]], after: [["Bob", 99], ["Bob", 100], ["Alice", 400]] };
 const LARGE: ProgramSource = { name: "t_large", schema: T_LARGE_SCHEMA, before: T_LARGE_ROWS.slice(0, 7), after: T_LARGE_ROWS.slice(7) };
 
-describe("PTF restore programs, two phases through the public API", () => {
+backendSuite("PTF restore programs, two phases through the public API", () => {
   it("P-051 process-multi-state-restore", async () => {
     const r = await twoPhase([MULTI], (e, { t }) => e.fromCall(MultiStateFunction, t!.partitionBy($("name")).asArgument("r")));
     expect(r.before).toEqual(["+I[Bob, {+I[null], +I[null], +I[Bob, 12]}]", "+I[Alice, {+I[null], +I[null], +I[Alice, 42]}]"]);

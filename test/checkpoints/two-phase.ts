@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CollectionSink, DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment } from "../../src/index.js";
 import type { PositionalRow, Table } from "../../src/index.js";
+import { activeBackendOptions } from "../support/state-backends.js";
 
 /** A source table of a program: its columns are known only at run time here (the schemas are the programs'). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -44,9 +45,10 @@ function feed(rows: readonly PositionalRow[], gate: Promise<void>, endless: bool
   return { iterable: gen(), drained: done };
 }
 
+/** An environment on the suite's state backend (test/support/state-backends.ts) with `config` on top. */
 function env(config: Record<string, string> = {}): TableEnvironment {
   const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-  for (const [k, v] of Object.entries(config)) e.getConfig().set(k, v);
+  for (const [k, v] of Object.entries({ ...activeBackendOptions(), ...config })) e.getConfig().set(k, v);
   return e;
 }
 

@@ -10,6 +10,7 @@ import {
   PojoWithDefaultStateFunction, Score, ValueViewFunction, nullErrors,
 } from "./flink-functions.js";
 import { multiValues, streamingEnv } from "./support.js";
+import { backendSuite } from "../support/state-backends.js";
 
 async function run(fn: Parameters<ReturnType<typeof streamingEnv>["createTemporaryFunction"]>[1]): Promise<string[]> {
   const env = streamingEnv();
@@ -18,7 +19,7 @@ async function run(fn: Parameters<ReturnType<typeof streamingEnv>["createTempora
   return env.from("t").partitionBy($("name")).process("f").execute().toChangelog();
 }
 
-describe("§3.7 state", () => {
+backendSuite("§3.7 state", () => {
   it("P-049 process-default-pojo-state: fresh state is a new instance with field initialisers (i = 99)", async () => {
     expect(await run(PojoWithDefaultStateFunction)).toEqual([
       "+I[Bob, {ScoreWithDefaults(s='null', i=99), +I[Bob, 12]}]",
@@ -91,7 +92,7 @@ describe("§3.7 state", () => {
   });
 });
 
-describe("§3.8 data views", () => {
+backendSuite("§3.8 data views", () => {
   beforeEach(() => { nullErrors.length = 0; });
 
   it("P-055 process-value-state: a ValueView per key; clearState empties it after the call", async () => {

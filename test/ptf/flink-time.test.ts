@@ -10,8 +10,9 @@ import {
   TIMED_SOURCE_SCHEMA, TimeConversionsFunction, UnnamedTimersFunction, timedSource, timedSourceLateEvents,
 } from "./flink-time-functions.js";
 import { basicValues, streamingEnv } from "./support.js";
+import { backendSuite } from "../support/state-backends.js";
 
-describe("§3.9 time context and watermarks", () => {
+backendSuite("§3.9 time context and watermarks", () => {
   it("P-061 process-time-conversions-table-api: time and watermark as Long / Instant / LocalDateTime", async () => {
     const env = streamingEnv();
     timedSource(env);
@@ -64,7 +65,7 @@ describe("§3.9 time context and watermarks", () => {
   });
 });
 
-describe("§3.10 timers", () => {
+backendSuite("§3.10 timers", () => {
   it("P-063 process-partitioned-named-timers", async () => {
     const env = streamingEnv();
     timedSource(env);
@@ -224,7 +225,7 @@ describe("§3.10 timers", () => {
   });
 });
 
-describe("§3.11 late data", () => {
+backendSuite("§3.11 late data", () => {
   it("P-075 process-late-events: late rows reach eval; past timers fire at the next watermark or right after the current timer", async () => {
     const env = streamingEnv();
     timedSourceLateEvents(env);
@@ -309,7 +310,7 @@ describe("on_time validation", () => {
   });
 });
 
-describe("timers are state", () => {
+backendSuite("timers are state", () => {
   it("snapshotState / restoreState carry the timers; a restored operator fires them at its next watermark", () => {
     const env = streamingEnv();
     timedSource(env);

@@ -4,6 +4,7 @@
 import { untypedJavaString } from "../../src/types/format.js";
 import { DataTypes, EnvironmentSettings, Row, TableEnvironment } from "../../src/index.js";
 import type { Context } from "../../src/index.js";
+import { activeBackendOptions } from "../support/state-backends.js";
 
 /** Flink's AppendBase output type. */
 export const OUT = DataTypes.ROW(DataTypes.FIELD("out", DataTypes.STRING()));
@@ -19,8 +20,11 @@ export function emitObjects(ctx: Context<string, string, Out>, ...objects: unkno
   ctx.collect({ out: `{${objects.map(javaString).join(", ")}}` });
 }
 
+/** A streaming environment on the state backend of the suite that runs (test/support/state-backends.ts). */
 export function streamingEnv(): TableEnvironment {
-  return TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(activeBackendOptions())) env.getConfig().set(k, v);
+  return env;
 }
 
 /** BASIC_VALUES: view t (name, score) = (Bob, 12), (Alice, 42). */

@@ -8,6 +8,7 @@ import {
 import { ptfInspection } from "../../src/exec/operators/ptf/inspect.js";
 import { MultiTtlCountingFunction, TtlCountingFunction } from "../../examples/ptf/counting-functions.js";
 import { streamingEnv } from "./support.js";
+import { backendSuite } from "../support/state-backends.js";
 import type { AnyProcessTableFunction } from "../../src/ptf/typing.js";
 
 const H = 3_600_000;
@@ -38,7 +39,7 @@ async function run(events: Table<{ name: string | null; at: number | null }, "ap
   return events.partitionBy($("name")).process(fn).execute().toChangelog();
 }
 
-describe("value state TTL", () => {
+backendSuite("value state TTL", (backend) => {
   afterEach(() => {
     ptfInspection.track = false;
     ptfInspection.operators.length = 0;
@@ -91,7 +92,8 @@ describe("value state TTL", () => {
     expect(await run(events, FirstSeen)).toEqual(["+I[Bob, 0]", "+I[Bob, 0]", "+I[Bob, 3960000]", "+I[Bob, 3960000]"]);
   });
 
-  it("idle keys are removed incrementally while other keys are processed", async () => {
+  // reads the operator's state after the job ended: the disk backend has removed its store by then
+  it.skipIf(backend.name === "disk")("idle keys are removed incrementally while other keys are processed", async () => {
     const rows: [string, number][] = [];
     for (let i = 0; i < 100; i++) rows.push([`k${i}`, 0]);
     for (let i = 0; i < 60; i++) rows.push(["z", 2 * H]);
@@ -107,7 +109,7 @@ describe("value state TTL", () => {
   });
 });
 
-describe("data view TTL is per entry", () => {
+backendSuite("data view TTL is per entry", () => {
   it("ValueView", async () => {
     const F = ProcessTableFunction.define({
       name: "F", args: { r: tableArg(SET) }, state: { v: valueView(DataTypes.INT(), { ttl: "1 h" }) }, output: DataTypes.INT(),

@@ -4,7 +4,14 @@ import type { Output } from "../operator.js";
 import type { JobSnapshot } from "./format.js";
 import { notifyComplete, restoreJob, snapshotJob } from "./job-state.js";
 import { type CheckpointOptions, checkpointOptions } from "./options.js";
-import { readSnapshot, writeCheckpoint, writeSavepoint } from "./storage.js";
+import { readSnapshot, sharedDirOf, writeCheckpoint, writeSavepoint } from "./storage.js";
+import { HASHMAP_BACKEND, type StateBackend } from "../state/keyed-store.js";
+
+/** A backend whose stores write files into checkpoints (the disk backend). */
+interface FileCheckpointing {
+  beginCheckpoint(sharedDir: string, id: number): void;
+  endCheckpoint(): string[];
+}
 
 /**
  * The checkpoints of one job (Flink's checkpoint coordinator, for a job that runs in one thread): restores
@@ -22,7 +29,10 @@ export class CheckpointCoordinator {
   /** Completed checkpoints' paths, oldest first (the retained ones are on disk). */
   readonly completed: string[] = [];
 
-  constructor(private readonly graph: JobGraph, config: ReadonlyMap<string, string>, private readonly clock: () => number, batch: boolean) {
+  constructor(
+    private readonly graph: JobGraph, config: ReadonlyMap<string, string>, private readonly clock: () => number, batch: boolean,
+    private readonly backend: StateBackend = HASHMAP_BACKEND,
+  ) {
     this.options = checkpointOptions(config);
     if (batch && this.options.restorePath !== undefined) {
       throw new ExecutionError("execution.savepoint.path: a batch job cannot start from a savepoint (batch jobs keep no checkpoints, as in Flink)");
@@ -82,7 +92,20 @@ export class CheckpointCoordinator {
   checkpoint(): string {
     const dir = this.options.dir;
     if (dir === undefined) throw new ExecutionError("no checkpoint directory: set 'execution.checkpointing.dir'");
-    const { snapshot, raw } = snapshotJob(this.graph, "checkpoint", ++this.lastId);
+    const id = ++this.lastId;
+    // a disk backend's stores write their files into the checkpoint directory's shared/ folder while the
+    // operators snapshot; the snapshot lists them, and retention keeps a file while a checkpoint lists it
+    const files = this.backend as Partial<FileCheckpointing>;
+    files.beginCheckpoint?.(sharedDirOf(dir), id);
+    let taken: ReturnType<typeof snapshotJob>;
+    let shared: string[] | undefined;
+    try {
+      taken = snapshotJob(this.graph, "checkpoint", id);
+    } finally {
+      shared = files.endCheckpoint?.();
+    }
+    const { raw } = taken;
+    const snapshot = shared !== undefined && shared.length > 0 ? { ...taken.snapshot, sharedFiles: shared } : taken.snapshot;
     const path = writeCheckpoint(dir, snapshot, this.options.numRetained);
     this.completed.push(path);
     this.records = 0;

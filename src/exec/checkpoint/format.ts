@@ -39,6 +39,11 @@ export interface JobSnapshot {
   readonly checkpointId: number;
   readonly operators: Readonly<Record<string, OperatorStateEntry>>;
   readonly sources: Readonly<Record<string, SourceStateEntry>>;
+  /**
+   * Files outside the checkpoint's own directory that its state refers to (a disk backend's store files
+   * under `<checkpoint dir>/shared/`, including the earlier ones an incremental checkpoint builds on).
+   */
+  readonly sharedFiles?: readonly string[];
 }
 
 /** Checks that `data` (parsed from `file`) is a snapshot this version can read. */

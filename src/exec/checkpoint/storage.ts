@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { ExecutionError } from "../../types/errors.js";
 import { checkSnapshot, type JobSnapshot } from "./format.js";
 
@@ -35,7 +35,34 @@ export function writeCheckpoint(dir: string, snapshot: JobSnapshot, retained: nu
   const ids = checkpointIds(dir);
   for (const id of ids.slice(0, Math.max(0, ids.length - retained))) rmSync(join(dir, `chk-${id}`), { recursive: true, force: true });
   for (const e of readdirSync(dir)) if (e.startsWith(".tmp-chk-")) rmSync(join(dir, e), { recursive: true, force: true });
+  deleteUnreferencedShared(dir);
   return path;
+}
+
+/** Where a disk backend's store files go: `<checkpoint dir>/shared/` (as Flink's incremental checkpoints). */
+export function sharedDirOf(dir: string): string {
+  return resolve(dir, SHARED);
+}
+
+const SHARED = "shared";
+
+/**
+ * Deletes the store files in `shared/` that no retained checkpoint lists any more: an incremental
+ * checkpoint lists the earlier files it builds on, so a file goes only when the last checkpoint needing it
+ * has gone.
+ */
+function deleteUnreferencedShared(dir: string): void {
+  const shared = join(dir, SHARED);
+  if (!existsSync(shared)) return;
+  const needed = new Set<string>();
+  for (const id of checkpointIds(dir)) {
+    const s = JSON.parse(readFileSync(join(dir, `chk-${id}`, METADATA), "utf8")) as Partial<JobSnapshot>;
+    for (const f of s.sharedFiles ?? []) needed.add(f);
+  }
+  for (const e of readdirSync(shared)) {
+    const f = join(shared, e);
+    if (e.endsWith(".kv") && !needed.has(f)) rmSync(f, { force: true });
+  }
 }
 
 /** Writes a savepoint into a new `savepoint-<random>` directory under `dir`; returns its path. */

@@ -24,12 +24,15 @@ import { Kind } from "../../../types/row.js";
 import { KeyedStateListView, KeyedStateMapViewWithKeysNotNull, KeyedStateValueView } from "./views.js";
 import { describeThrown, thrownIs } from "../../../types/describe-thrown.js";
 import { describeStateDecl } from "./state-schema.js";
+import { HASHMAP_BACKEND, type StoreFiles } from "../../state/keyed-store.js";
+import type { ValueStateFiles } from "../../state/snapshot-store.js";
 
 /** A checkpoint of a PTF operator's state. */
 export interface PtfSnapshot {
   readonly uid: string | undefined;
-  readonly values: Readonly<Record<string, readonly (readonly [unknown, object, number | undefined])[]>>;
-  readonly views: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>;
+  /** Per state entry its entries, or (disk backend, in a checkpoint) the files holding them. */
+  readonly values: Readonly<Record<string, readonly (readonly [unknown, object, number | undefined])[] | ValueStateFiles>>;
+  readonly views: Readonly<Record<string, readonly (readonly [unknown, unknown])[] | StoreFiles>>;
   /** Registered timers in firing order: [key, name, time, record, input?]. */
   readonly timers?: readonly TimerSnapshot[];
   /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released. */
@@ -150,12 +153,15 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     this.makeRow = first.makeRow;
     const ttls = resolveStateTtls(call, settings.config.get("table.exec.state.ttl"));
     const clearables: Clearable[] = [];
+    // keyed state goes to the job's backend; broadcast state (one entry) and timers stay in memory, as
+    // Flink keeps broadcast state and (with state.backend.rocksdb.timer-service.factory HEAP) timers on the heap
+    const backend = settings.stateBackend ?? HASHMAP_BACKEND;
     call.fn.states.forEach((s, i) => {
       const ttl = ttls[i]!.ttl;
       const shared = s.decl.broadcast;
       switch (s.decl.kind) {
         case "value": {
-          const slot = new ValueStateSlot(s.name, s.decl as ValueStateDecl<unknown>, ttl);
+          const slot = new ValueStateSlot(s.name, s.decl as ValueStateDecl<unknown>, ttl, shared ? HASHMAP_BACKEND : backend);
           slot.broadcast = shared;
           if (shared) this.bSlots.push(slot);
           else {
@@ -165,9 +171,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
           clearables.push(slot);
           break;
         }
-        case "valueView": this.addView(new KeyedStateValueView(s.name, ttl), clearables, shared); break;
-        case "listView": this.addView(new KeyedStateListView(s.name, ttl), clearables, shared); break;
-        case "mapView": this.addView(new KeyedStateMapViewWithKeysNotNull(s.name, ttl), clearables, shared); break;
+        case "valueView": this.addView(new KeyedStateValueView(s.name, ttl, shared ? HASHMAP_BACKEND : backend), clearables, shared); break;
+        case "listView": this.addView(new KeyedStateListView(s.name, ttl, shared ? HASHMAP_BACKEND : backend), clearables, shared); break;
+        case "mapView": this.addView(new KeyedStateMapViewWithKeysNotNull(s.name, ttl, shared ? HASHMAP_BACKEND : backend), clearables, shared); break;
       }
     });
     this.broadcastIndexes = this.sides.flatMap((x, i) => (x.broadcast ? [i] : []));
@@ -534,7 +540,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const s = state as PtfSnapshot;
     const now = this.clock();
     for (const slot of [...this.slots, ...this.bSlots]) slot.restore(s.values[slot.name] ?? [], now);
-    for (const v of [...this.views, ...this.bViews]) (v.restore as (e: readonly (readonly [unknown, unknown])[]) => void)(s.views[v.name] ?? []);
+    for (const v of [...this.views, ...this.bViews]) (v.restore as (e: readonly (readonly [unknown, unknown])[] | StoreFiles) => void)(s.views[v.name] ?? []);
     if (this.keyRecords !== undefined) for (const [k, input, record] of s.notifyKeys ?? []) this.keyRecords.set(k, { input, record: [...record] });
     // timers are state (restored); watermarks are not (PTF rule 19)
     this.timers?.restore(s.timers ?? []);

@@ -1,3 +1,5 @@
+import type { KeyedStore } from "../../state/keyed-store.js";
+
 /**
  * Incremental TTL cleanup (Flink's incremental cleanup strategy): every state access also looks at a
  * couple of other keys through a live iterator and removes what has expired, so keys that are never
@@ -6,14 +8,14 @@
 const ENTRIES_PER_STEP = 2;
 
 export class TtlCleaner<K, V> {
-  private it: Iterator<[K, V]> | undefined;
+  private it: Iterator<[unknown, V]> | undefined;
 
   /**
    * `expire(key, value, now)` drops what has expired for one key (e.g. old list elements) and returns
    * true when the whole key is to be removed from `map`; `onRemove` removes it from companion maps.
    */
   constructor(
-    private readonly map: Map<K, V>,
+    private readonly map: KeyedStore<V>,
     private readonly expire: (key: K, value: V, now: number) => boolean,
     private readonly onRemove: (key: K) => void = () => {},
   ) {}
@@ -29,7 +31,7 @@ export class TtlCleaner<K, V> {
         this.it = undefined;
         return;
       }
-      const [k, v] = r.value;
+      const [k, v] = r.value as [K, V];
       if (this.expire(k, v, now)) {
         this.map.delete(k);
         this.onRemove(k);

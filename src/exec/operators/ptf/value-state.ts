@@ -4,6 +4,8 @@ import { getOwn, setOwn, isInheritedName } from "../../../types/own.js";
 import { nullRowMaker } from "./rows.js";
 import { copyValue } from "./state-copy.js";
 import { TtlCleaner } from "./ttl-cleaner.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StateBackend } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot, type ValueStateFiles } from "../../state/snapshot-store.js";
 
 /**
  * Eager value state of one state entry, for all keys: `Map<key, object>` holding the very objects
@@ -17,8 +19,9 @@ import { TtlCleaner } from "./ttl-cleaner.js";
  * (incremental cleanup).
  */
 export class ValueStateSlot {
-  readonly map = new Map<unknown, object>();
-  readonly times: Map<unknown, number> | undefined;
+  /** The entries by key: a Map with the hashmap backend, a disk store otherwise (state/keyed-store.ts). */
+  readonly map: KeyedStore<object>;
+  readonly times: KeyedStore<number> | undefined;
   private readonly cleaner: TtlCleaner<unknown, number> | undefined;
   /** Makes the default object of a new key; read by the generated per-row path (fast-path.ts). */
   readonly fresh: () => object;
@@ -32,13 +35,14 @@ export class ValueStateSlot {
   /** A broadcast state entry (StateKind.BROADCAST): one object under a constant key, shared by all keys. */
   broadcast = false;
 
-  constructor(readonly name: string, decl: ValueStateDecl<unknown>, readonly ttl: number) {
+  constructor(readonly name: string, decl: ValueStateDecl<unknown>, readonly ttl: number, backend: StateBackend = HASHMAP_BACKEND) {
     this.fields = decl.fields;
     this.inherited = decl.fields.map(isInheritedName);
     this.fresh = freshFactory(decl);
     this.before = new Array<unknown>(this.fields.length);
+    this.map = backend.createStore<object>({ name, revive: (v) => this.revive(v) });
     if (ttl > 0) {
-      this.times = new Map();
+      this.times = backend.createStore<number>({ name: `${name}#ttl` });
       this.cleaner = new TtlCleaner(this.times, (_k, t, now) => t + ttl <= now, (k) => { this.map.delete(k); });
     }
   }
@@ -96,13 +100,22 @@ export class ValueStateSlot {
     return v;
   }
 
-  /** Plain-data copy of all entries for a checkpoint: [key, state, lastWrite][]. */
-  snapshot(): [unknown, object, number | undefined][] {
+  /**
+   * Plain-data copy of all entries for a checkpoint: [key, state, lastWrite][]; with a disk backend during
+   * a checkpoint, the files its stores wrote instead (state/snapshot-store.ts).
+   */
+  snapshot(): [unknown, object, number | undefined][] | ValueStateFiles {
+    const files = storeSnapshot(this.map, this.times);
+    if (files !== undefined) return files;
     return [...this.map].map(([k, v]) => [k, copyValue(v), this.times?.get(k)]);
   }
 
-  restore(entries: readonly (readonly [unknown, object, number | undefined])[], now: number): void {
-    for (const [k, v, t] of entries) {
+  restore(entries: readonly (readonly [unknown, object, number | undefined])[] | ValueStateFiles, now: number): void {
+    if (!Array.isArray(entries)) {
+      restoreStore(entries as ValueStateFiles, this.map, this.times, (v) => this.revive(v as object), now);
+      return;
+    }
+    for (const [k, v, t] of entries as readonly (readonly [unknown, object, number | undefined])[]) {
       this.map.set(k, this.revive(copyValue(v)));
       // an entry from a checkpoint without TTL starts its TTL at the restore
       this.times?.set(k, t ?? now);

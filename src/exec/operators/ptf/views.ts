@@ -3,6 +3,8 @@ import type { ListView, MapView, ValueView } from "../../../ptf/views.js";
 import { TableRuntimeException } from "../../../types/errors.js";
 import { copyValue } from "./state-copy.js";
 import { TtlCleaner } from "./ttl-cleaner.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StateBackend, type StoreFiles } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 
 /**
  * The runtime data views (class names as in Flink, which some Flink tests print). Each view object
@@ -20,10 +22,12 @@ abstract class KeyedView<S> {
   broadcast = false;
   /** Broadcast state outside a broadcast row: every write fails (as in Flink). */
   readOnly = false;
-  readonly map = new Map<unknown, S>();
+  /** Each key's storage: a Map with the hashmap backend, a disk store otherwise (state/keyed-store.ts). */
+  readonly map: KeyedStore<S>;
   protected readonly cleaner: TtlCleaner<unknown, S> | undefined;
 
-  constructor(readonly name: string, readonly ttl: number) {
+  constructor(readonly name: string, readonly ttl: number, backend: StateBackend = HASHMAP_BACKEND) {
+    this.map = backend.createStore<S>({ name });
     if (ttl > 0) this.cleaner = new TtlCleaner(this.map, (_k, s, now) => this.expire(s, now));
   }
 
@@ -63,14 +67,18 @@ abstract class KeyedView<S> {
     );
   }
 
-  /** Copies of all keys' storage for a checkpoint. */
-  snapshot(): [unknown, S][] {
-    return [...this.map].map(([k, s]) => [k, copyValue(s)]);
+  /** Copies of all keys' storage for a checkpoint (with a disk backend during a checkpoint: its files). */
+  snapshot(): [unknown, S][] | StoreFiles {
+    return storeSnapshot(this.map) ?? [...this.map].map(([k, s]) => [k, copyValue(s)]);
   }
 
   /** Restores storage taken by snapshot() of a view with the same TTL setting. */
-  restore(entries: readonly (readonly [unknown, S])[]): void {
-    for (const [k, s] of entries) this.map.set(k, copyValue(s));
+  restore(entries: readonly (readonly [unknown, S])[] | StoreFiles): void {
+    if (!Array.isArray(entries)) {
+      restoreStore(entries, this.map as KeyedStore<unknown>, undefined, (v) => v, 0);
+      return;
+    }
+    for (const [k, s] of entries as readonly (readonly [unknown, S])[]) this.map.set(k, copyValue(s));
   }
 
   /** Number of keys holding entries (benchmarks, tests). */

@@ -1,0 +1,212 @@
+import type BetterSqlite3 from "better-sqlite3";
+import { join } from "node:path";
+import type { KeyedStore, StoreFiles, StoreSpec } from "./keyed-store.js";
+import { decodeKey, decodeValue, encodeKey, encodeValue } from "./store-codec.js";
+import { StoreFileWriter } from "./store-files.js";
+
+/** What a store needs from its backend: the connection, the cache bound and the checkpoint in progress. */
+export interface DiskStoreHost {
+  readonly db: BetterSqlite3.Database;
+  readonly cacheSize: number;
+  /** The checkpoint being taken (set by the checkpoint coordinator around the snapshot), else undefined. */
+  readonly checkpoint: { readonly sharedDir: string; readonly id: number; readonly incremental: boolean } | undefined;
+  /** A unique prefix for this backend's checkpoint files. */
+  readonly token: string;
+  /** Records a file the checkpoint in progress references (retention keeps it while a checkpoint does). */
+  reference(file: string): void;
+}
+
+/**
+ * A cached entry: the live value (undefined: deleted, not yet written) and the text it had in the database
+ * when it was read (undefined: not read from there), so an unchanged value is not written back.
+ */
+interface Cached<V> {
+  v: V | undefined;
+  s: string | undefined;
+}
+
+/** Incremental files after a full one before the next checkpoint is full again (bounds the restore chain). */
+const MAX_CHAIN = 8;
+/** Keys per page when iterating (no statement stays open: writes may happen between pages). */
+const PAGE = 512;
+
+/**
+ * One state entry's keyed values in an SQLite table `(k, v, ver)`, with a write-back cache in front (as
+ * RocksDB's memtable and block cache are in front of its files in Flink). `get` returns the cached object or
+ * decodes a copy from the table and caches it; callers mutate it in place; the cache writes every value it
+ * holds back when it is full (then it is emptied) and at each checkpoint (then it is kept), skipping values
+ * whose text did not change. `ver` is the checkpoint epoch of the last write, and deletions since the last
+ * checkpoint are kept in a second table, so an incremental checkpoint writes exactly the keys that changed.
+ */
+export class DiskKeyedStore<V> implements KeyedStore<V> {
+  private readonly cache = new Map<unknown, Cached<V>>();
+  private readonly revive: ((v: V) => V) | undefined;
+  private readonly sel: BetterSqlite3.Statement;
+  private readonly put: BetterSqlite3.Statement;
+  private readonly del: BetterSqlite3.Statement;
+  private readonly tomb: BetterSqlite3.Statement;
+  private readonly count: BetterSqlite3.Statement;
+  private readonly page: BetterSqlite3.Statement;
+  private readonly changed: BetterSqlite3.Statement;
+  private readonly deleted: BetterSqlite3.Statement;
+  private readonly clearTombs: BetterSqlite3.Statement;
+  private readonly writeAll: () => void;
+  /** Checkpoint epoch: values written since the last checkpoint carry it. */
+  private epoch = 1;
+  /** The files of this store's last checkpoint (empty: the next one is full). */
+  private chain: string[] = [];
+
+  constructor(private readonly host: DiskStoreHost, readonly table: string, readonly spec: StoreSpec<V>) {
+    const db = host.db;
+    this.revive = spec.revive;
+    db.exec(`CREATE TABLE ${table} (k TEXT PRIMARY KEY, v TEXT NOT NULL, ver INTEGER NOT NULL) WITHOUT ROWID;`
+      + `CREATE TABLE ${table}_deleted (k TEXT PRIMARY KEY) WITHOUT ROWID;`);
+    this.sel = db.prepare(`SELECT v FROM ${table} WHERE k = ?`).pluck();
+    this.put = db.prepare(`INSERT OR REPLACE INTO ${table} (k, v, ver) VALUES (?, ?, ?)`);
+    this.del = db.prepare(`DELETE FROM ${table} WHERE k = ?`);
+    this.tomb = db.prepare(`INSERT OR IGNORE INTO ${table}_deleted (k) VALUES (?)`);
+    this.count = db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck();
+    this.page = db.prepare(`SELECT k, v FROM ${table} WHERE k > ? ORDER BY k LIMIT ${PAGE}`).raw();
+    this.changed = db.prepare(`SELECT k, v FROM ${table} WHERE ver >= ?`).raw();
+    this.deleted = db.prepare(`SELECT k FROM ${table}_deleted`).pluck();
+    this.clearTombs = db.prepare(`DELETE FROM ${table}_deleted`);
+    this.writeAll = db.transaction(() => this.writeCache());
+  }
+
+  get(key: unknown): V | undefined {
+    const c = this.cache.get(key);
+    if (c !== undefined) return c.v;
+    const s = this.sel.get(encodeKey(key)) as string | undefined;
+    if (s === undefined) return undefined;
+    let v = decodeValue(s) as V;
+    if (this.revive !== undefined) v = this.revive(v);
+    this.admit(key, v, s);
+    return v;
+  }
+
+  set(key: unknown, value: V): this {
+    const c = this.cache.get(key);
+    if (c !== undefined) c.v = value;
+    else this.admit(key, value, undefined);
+    return this;
+  }
+
+  delete(key: unknown): boolean {
+    const c = this.cache.get(key);
+    if (c !== undefined) {
+      const had = c.v !== undefined;
+      c.v = undefined;
+      return had;
+    }
+    this.admit(key, undefined, undefined);
+    return true;
+  }
+
+  has(key: unknown): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  get size(): number {
+    this.flush(true);
+    return this.count.get() as number;
+  }
+
+  keys(): IterableIterator<unknown> {
+    return mapIterator(this.entries(), (e) => e[0]);
+  }
+
+  /**
+   * Every key with its value: the cache is written back first, then the table is read page by page (no
+   * statement stays open, so the caller may write between entries — the TTL cleaner deletes as it goes);
+   * a key the cache holds yields the cached object.
+   */
+  *entries(): IterableIterator<[unknown, V]> {
+    this.flush(true);
+    let after = "";
+    for (;;) {
+      const rows = this.page.all(after) as [string, string][];
+      for (const [k, s] of rows) {
+        const key = decodeKey(k);
+        const c = this.cache.get(key);
+        if (c !== undefined) {
+          if (c.v !== undefined) yield [key, c.v];
+          continue;
+        }
+        let v = decodeValue(s) as V;
+        if (this.revive !== undefined) v = this.revive(v);
+        yield [key, v];
+      }
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1]![0];
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<[unknown, V]> {
+    return this.entries();
+  }
+
+  /**
+   * This store's part of the checkpoint in progress, or undefined when none is (a savepoint, or a snapshot
+   * taken outside a checkpoint: the caller then inlines the entries, the portable form). With incremental
+   * checkpoints, the keys written or deleted since the previous checkpoint go into a new file that the
+   * previous files precede; otherwise (and for the first checkpoint, and every MAX_CHAIN-th) all keys.
+   */
+  checkpoint(): StoreFiles | undefined {
+    const cp = this.host.checkpoint;
+    if (cp === undefined) return undefined;
+    this.flush(true);
+    const incremental = cp.incremental && this.chain.length > 0 && this.chain.length <= MAX_CHAIN;
+    const file = join(cp.sharedDir, `${this.host.token}-${this.table}-${cp.id}${incremental ? "-delta" : "-full"}.kv`);
+    const w = new StoreFileWriter(file);
+    try {
+      // deletions first: a key deleted and then written again since the last checkpoint ends up written
+      if (incremental) for (const k of this.deleted.iterate() as IterableIterator<string>) w.delete(k);
+      for (const [k, v] of this.changed.iterate(incremental ? this.epoch : 0) as IterableIterator<[string, string]>) w.put(k, v);
+    } finally {
+      w.close();
+    }
+    this.clearTombs.run();
+    this.epoch++;
+    this.chain = incremental ? [...this.chain, file] : [file];
+    for (const f of this.chain) this.host.reference(f);
+    return { $storeFiles: this.chain };
+  }
+
+  /** Writes the cache back; `keep`: the cache keeps its (now clean) values, else it is emptied. */
+  flush(keep: boolean): void {
+    if (this.cache.size === 0) return;
+    this.writeAll();
+    if (!keep) this.cache.clear();
+  }
+
+  /** Entries the cache holds (tests check that it stays bounded). */
+  get cached(): number {
+    return this.cache.size;
+  }
+
+  private admit(key: unknown, v: V | undefined, s: string | undefined): void {
+    if (this.cache.size >= this.host.cacheSize) this.flush(false);
+    this.cache.set(key, { v, s });
+  }
+
+  private writeCache(): void {
+    const epoch = this.epoch;
+    for (const [key, c] of this.cache) {
+      if (c.v === undefined) {
+        const k = encodeKey(key);
+        this.del.run(k);
+        this.tomb.run(k);
+        this.cache.delete(key);
+        continue;
+      }
+      const s = encodeValue(c.v);
+      if (s === c.s) continue;
+      this.put.run(encodeKey(key), s, epoch);
+      c.s = s;
+    }
+  }
+}
+
+function* mapIterator<A, B>(it: Iterable<A>, f: (a: A) => B): IterableIterator<B> {
+  for (const a of it) yield f(a);
+}
