@@ -3,10 +3,11 @@ import { DataType } from "../types/data-type.js";
 import type { CodegenContext } from "./compile.js";
 import {
   type Compiled, T, arity, asNumber, category, displayName, isInteger, isInterval, isNullType, isNumeric,
-  isTimestamp, literalString, nullSafe, requireArg, where,
+  isString, isTimestamp, literalString, nullSafe, requireArg, where,
 } from "./compile-support.js";
 import { type CallNode, nodeToString } from "./node.js";
 import { type BuiltinFunction, builtin } from "./builtin-function.js";
+import { DEFAULT_DATETIME_PATTERN, parseDatetimePattern } from "./datetime-pattern.js";
 
 /**
  * Temporal expressions. TIMESTAMP and TIMESTAMP_LTZ values are `Date`s read in UTC (the session time
@@ -175,8 +176,37 @@ function compileProctime(node: CallNode, args: Compiled[], ctx: CodegenContext):
   return { type: PROCTIME_TYPE, src: `new Date(${ctx.constant(ctx.clock ?? Date.now)}())` };
 }
 
+/**
+ * `FROM_UNIXTIME(seconds [, format])`: the seconds since 1970-01-01 UTC as text in the session time zone
+ * (UTC), `yyyy-MM-dd HH:mm:ss` unless a Java datetime pattern is given; NULL if an argument is NULL.
+ * A literal format is parsed here, so a bad one is a ValidationError before the job runs.
+ */
+function compileFromUnixtime(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  if (args.length < 1 || args.length > 2) {
+    throw new ValidationError(`${displayName(node)} takes 1 or 2 arguments (seconds [, format]), got ${args.length} in ${nodeToString(node)}`);
+  }
+  requireArg(node, 0, args[0]!, isInteger, "a whole number of seconds (TINYINT..BIGINT)");
+  if (args[1] !== undefined) requireArg(node, 1, args[1], isString, "a STRING format");
+  const type = T.STRING(args.some((a) => a.type.isNullable));
+  if (args.some((a) => isNullType(a.type))) return { type: type.withNullability(true), src: "null" };
+  const w = where(ctx, node);
+  const format = args[1] === undefined ? DEFAULT_DATETIME_PATTERN : literalString(node.args[1]);
+  if (format !== undefined) {
+    let tokens;
+    try {
+      tokens = parseDatetimePattern(format);
+    } catch (e) {
+      throw new ValidationError(`${(e as Error).message} in ${nodeToString(node)}`);
+    }
+    const t = ctx.constant(tokens);
+    return { type, src: nullSafe(ctx, [args[0]!], ([s]) => `h.fromUnixtime(${s},${t},${w})`) };
+  }
+  return { type, src: nullSafe(ctx, args, ([s, f]) => `h.fromUnixtimeText(${s},${f},${w})`) };
+}
+
 export const TEMPORAL_BUILTINS: readonly BuiltinFunction[] = [
   builtin("proctime", compileProctime, ["PROCTIME", 0]),
+  builtin("fromUnixtime", compileFromUnixtime, ["FROM_UNIXTIME", 1, 2]),
   builtin("extract", compileExtract),
   builtin("floorTime", compileFloorCeilTime),
   builtin("ceilTime", compileFloorCeilTime),

@@ -31,6 +31,15 @@ export function coalesce<const A extends readonly unknown[]>(...args: A): Expres
   return new Expression(callNode("coalesce", args.map(toNode)));
 }
 
+/**
+ * Seconds since 1970-01-01 UTC as text in the session time zone (UTC): `yyyy-MM-dd HH:mm:ss`, or the
+ * Java datetime pattern `format`; SQL `FROM_UNIXTIME(seconds [, format])`. NULL if an argument is NULL.
+ */
+export function fromUnixtime<const S, const F = never>(seconds: S, format?: F):
+  Expression<TOp<"fromUnixtime", [NodeOf<S>, ...([F] extends [never] ? [] : [NodeOf<F>])]>> {
+  return new Expression(callNode("fromUnixtime", format === undefined ? [toNode(seconds)] : [toNode(seconds), toNode(format)]));
+}
+
 /** String concatenation; null if any argument is null (SQL `||`). */
 export function concat<const A extends readonly unknown[]>(...args: A): Expression<TOp<"concat", { [I in keyof A]: NodeOf<A[I]> }>> {
   return new Expression(callNode("concat", args.map(toNode)));

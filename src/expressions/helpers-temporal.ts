@@ -1,4 +1,5 @@
 import { ExecutionError } from "../types/errors.js";
+import { type PatternToken, formatDatetime, parseDatetimePattern } from "./datetime-pattern.js";
 
 /**
  * Run-time helpers for temporal expressions. Timestamps are `Date`s read in UTC (the session time
@@ -63,7 +64,32 @@ function calendarNext(f: number, unit: string): number {
   }
 }
 
+/** Parsed FROM_UNIXTIME formats that arrive as data (a literal format is parsed once, at compile time). */
+const patternCache = new Map<string, readonly PatternToken[]>();
+
+function patternOf(format: string, where: string): readonly PatternToken[] {
+  let tokens = patternCache.get(format);
+  if (tokens === undefined) {
+    try {
+      tokens = parseDatetimePattern(format);
+    } catch (e) {
+      throw new ExecutionError(`${(e as Error).message} in ${where}`);
+    }
+    if (patternCache.size > 256) patternCache.clear();
+    patternCache.set(format, tokens);
+  }
+  return tokens;
+}
+
 export const temporalHelpers = {
+  /** FROM_UNIXTIME(seconds, literal format): the seconds since the epoch as text, in UTC. */
+  fromUnixtime(seconds: number, tokens: readonly PatternToken[], where: string): string {
+    return formatDatetime(checked(seconds * 1000, where), tokens);
+  },
+  /** FROM_UNIXTIME(seconds, format) with a format column. */
+  fromUnixtimeText(seconds: number, format: string, where: string): string {
+    return formatDatetime(checked(seconds * 1000, where), patternOf(format, where));
+  },
   /** ISO-8601 week of the year (weeks start on Monday; week 1 holds the first Thursday), as EXTRACT(WEEK). */
   isoWeek(d: Date): number {
     const day = Math.floor(d.getTime() / DAY);

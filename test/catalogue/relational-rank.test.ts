@@ -25,8 +25,7 @@ const DEDUP_COLUMNS = "order_id bigint, `user` varchar, product varchar, order_t
   + "watermark for event_time as event_time - INTERVAL '5' second ";
 
 describe("§7 deduplication, restored from a savepoint", () => {
-  // Known gap (not fixed here): the built-in FROM_UNIXTIME of the source's computed column is missing.
-  it.fails("R-042 deduplicate-asc: the first row per product in event time, into an upsert sink (FROM_UNIXTIME: not yet)", async () => {
+  it("R-042 deduplicate-asc: the first row per product in event time, into an upsert sink", async () => {
     const r = await runRestore({
       sources: [{
         name: "MyTable", columns: DEDUP_COLUMNS,

@@ -4,7 +4,7 @@
 // expressions and checks the run-time types and values behind each expectation here.
 import { expectTypeOf } from "vitest";
 import {
-  $, DataTypes, type DayTimeInterval, type Decimal, Row, type YearMonthInterval, call, coalesce, ifThenElse, lit,
+  $, DataTypes, type DayTimeInterval, type Decimal, Row, type YearMonthInterval, call, coalesce, fromUnixtime, ifThenElse, lit,
 } from "../../src/index.js";
 import { env } from "./fixtures.js";
 import type { ModeOf, SchemaOf } from "./helpers.js";
@@ -168,3 +168,11 @@ const reversed = t.select($("product").reverse().as("r1"), $("name").reverse().a
 expectTypeOf<SchemaOf<typeof reversed>>().toEqualTypeOf<{ r1: string; r2: string | null }>();
 // @ts-expect-error reverse takes a STRING
 t.select($("amount").reverse().as("bad"));
+
+// ---- fromUnixtime: a string, nullable when an argument is; seconds are a number, the format a string ---
+const unix = t.select(fromUnixtime($("amount")).as("u1"), fromUnixtime($("qty"), "yyyy").as("u2"), fromUnixtime($("amount"), $("name")).as("u3"));
+expectTypeOf<SchemaOf<typeof unix>>().toEqualTypeOf<{ u1: string; u2: string | null; u3: string | null }>();
+// @ts-expect-error the seconds must be a number
+t.select(fromUnixtime($("product")).as("bad"));
+// @ts-expect-error the format must be a string
+t.select(fromUnixtime($("amount"), $("amount")).as("bad"));
