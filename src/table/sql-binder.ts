@@ -26,6 +26,7 @@ import { TemporalTableFunction } from "../functions/temporal-table-function.js";
 import { GroupWindow, type GroupWindowDefinition } from "./windows/group-windows.js";
 import { OverWindow } from "./windows/over-windows.js";
 import { containsOver, overWindowOf } from "./sql-over.js";
+import { legacyGroupWindowOf, legacyWindowPropertiesOf } from "./sql-legacy-windows.js";
 import { windowTableFunctionNode } from "../plan/nodes/window-table-function.js";
 import { windowRankNode } from "../plan/nodes/window-rank.js";
 import { planWindowJoin } from "../plan/window-join-builder.js";
@@ -425,10 +426,19 @@ export class Binder {
       exprs = exprs.map((e, i) => this.at(items[i]!.pos, () => new Expression(windowPropertiesOf(e.node, WINDOW_ALIAS))));
       if (havingNode !== undefined) { const h = havingNode; havingNode = this.at(having!.pos, () => windowPropertiesOf(h, WINDOW_ALIAS, false)); }
     }
+    // GROUP BY k, TUMBLE(rowtime, size) (HOP, SESSION): the same group window as the Table API's window(...)
+    const keyNodes = keys.map((k) => k.node);
+    const legacy = windowed === undefined ? this.at(g?.pos ?? q.pos, () => legacyGroupWindowOf(keyNodes, WINDOW_ALIAS)) : undefined;
+    if (legacy !== undefined) {
+      keys = legacy.keys.map((k) => new Expression(k));
+      exprs = exprs.map((e, i) => this.at(items[i]!.pos, () => new Expression(legacyWindowPropertiesOf(e.node, legacy, WINDOW_ALIAS))));
+      if (havingNode !== undefined) { const h = havingNode; havingNode = this.at(having!.pos, () => legacyWindowPropertiesOf(h, legacy, WINDOW_ALIAS)); }
+    }
+    const groupWindow = windowed?.window ?? legacy?.window;
     const all = havingNode === undefined ? exprs
       : [...exprs, new Expression({ kind: "Alias", name: "$having", extraNames: [], expr: havingNode })];
-    const grouped = this.at(g?.pos ?? q.pos, () => (windowed === undefined ? untyped(input).groupBy(...keys)
-      : untyped(input).window(new GroupWindow(windowed.window)).groupBy(new Expression({ kind: "Column", name: WINDOW_ALIAS }), ...keys)));
+    const grouped = this.at(g?.pos ?? q.pos, () => (groupWindow === undefined ? untyped(input).groupBy(...keys)
+      : untyped(input).window(new GroupWindow(groupWindow)).groupBy(new Expression({ kind: "Column", name: WINDOW_ALIAS }), ...keys)));
     let t: AnyTable;
     try {
       t = grouped.select(...all);

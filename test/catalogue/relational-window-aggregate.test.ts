@@ -85,9 +85,7 @@ describe("§18 window TVF aggregation, restored from a savepoint", () => {
 });
 
 describe("B-13 legacy group window aggregation, restored from a savepoint", () => {
-  // Known gap (not fixed here): SQL's legacy GROUP BY SESSION(...) group window is not parsed (the Table
-  // API's Session window is); flips to passing once it is.
-  it.fails("B-13 group-window-aggregate-session-event-time (legacy SQL group windows: not yet): GROUP BY name, SESSION(rowtime, INTERVAL '3' SECOND)", async () => {
+  it("B-13 group-window-aggregate-session-event-time: GROUP BY name, SESSION(rowtime, INTERVAL '3' SECOND)", async () => {
     const r = await runRestore({
       sources: [{
         name: "source_t", columns: COLUMNS, before: BEFORE,
