@@ -41,7 +41,7 @@ function wrongKind(name: string, fn: object, wanted: string): ValidationError {
   }
   if (fn instanceof ScalarFunction) return new ValidationError(`function '${name}' is a scalar function, not ${wanted}`);
   if (fn instanceof AsyncScalarFunction) {
-    return new ValidationError(`function '${name}' is an async scalar function; it can only be called in select(...) or a SQL SELECT list (it runs in an AsyncCalc), not ${wanted}`);
+    return new ValidationError(`function '${name}' is an async scalar function; it can only be called in select(...), filter(...) or a SQL SELECT list or WHERE (it runs in an AsyncCalc), not ${wanted}`);
   }
   return new ValidationError(`function '${name}' is a process table function; call it with process() or fromCall(), not ${wanted}`);
 }

@@ -6,7 +6,7 @@ import type { DataType } from "../types/data-type.js";
 import { type Column, ResolvedSchema } from "../types/resolved-schema.js";
 import { commonType } from "../types/values.js";
 import {
-  type AggCall, type DistinctNode, type FilterNode, type PlanNode, type PlannedAggregateFunction, type UnionNode,
+  type AggCall, type DistinctNode, type FilterNode, type PlanNode, type ProjectNode, type PlannedAggregateFunction, type UnionNode,
   aggregateNode, distinctNode, filterNode, projectNode, unionNode,
 } from "./nodes.js";
 
@@ -72,14 +72,23 @@ export function project(givenInput: PlanNode, givenItems: readonly ExprNode[], p
 
 const stripAlias = (e: ExprNode): ExprNode => (e.kind === "Alias" ? stripAlias(e.expr) : e);
 
-export function filter(input: PlanNode, givenPredicate: ExprNode, pc: PlanContext): FilterNode {
-  const predicate = pc.prepare ? pc.prepare(givenPredicate, input, pc) : givenPredicate;
+/**
+ * A Filter over `input`. Async scalar function calls in the condition run first, in an AsyncCalc below the
+ * Filter (Flink's AsyncCalcSplitRule); a projection on top then drops their result columns again.
+ */
+export function filter(input: PlanNode, givenPredicate: ExprNode, pc: PlanContext): FilterNode | ProjectNode {
+  let predicate = pc.prepare ? pc.prepare(givenPredicate, input, pc) : givenPredicate;
   if (containsAgg(predicate)) throw new ValidationError(`filter: aggregates are not allowed in a filter condition: ${nodeToString(predicate)}`);
-  const t = typeOf(predicate, input.schema, pc);
+  const split = pc.splitAsyncCalls?.([predicate], input, pc);
+  const below = split?.input ?? input;
+  if (split !== undefined) predicate = stripAlias(split.items[0]!);
+  const t = typeOf(predicate, below.schema, pc);
   if (t.root !== "BOOLEAN" && t.root !== "NULL") {
-    throw new ValidationError(`filter: the condition ${nodeToString(predicate)} must be BOOLEAN, got ${t}`);
+    throw new ValidationError(`filter: the condition ${nodeToString(givenPredicate)} must be BOOLEAN, got ${t}`);
   }
-  return filterNode({ schema: input.schema, input, predicate });
+  const filtered = filterNode({ schema: below.schema, input: below, predicate });
+  if (split === undefined) return filtered;
+  return projectNode({ schema: input.schema, input: filtered, exprs: input.schema.names.map((name): ExprNode => ({ kind: "Column", name })) });
 }
 
 /**

@@ -16,11 +16,9 @@ const AsyncJavaFunc5 = AsyncScalarFunction.define({
   eval: async (t, ms) => (t === null || ms === null ? null : new Date(t.getTime() - ms)),
 });
 
-// Known gap (not fixed here): an async scalar function in WHERE is rejected ("it can only be called in
-// select(...)"); Flink evaluates the condition in an AsyncCalc and filters after it. Both programs call udf1
-// in their WHERE clause; they flip to passing once that is supported.
+// An async scalar function in WHERE runs in an AsyncCalc below the filter, as in Flink.
 describe("§25 async calc, restored from a savepoint", () => {
-  it.fails("R-169 async-calc-complex (async call in WHERE: not yet)", async () => {
+  it("R-169 async-calc-complex: an async call in WHERE", async () => {
     const row = [5, 11, "hello world", new Date(Date.UTC(2023, 11, 16, 1, 1, 1))];
     const r = await runRestore({
       sources: [{ name: "source_t", columns: "a BIGINT, b INT NOT NULL, c VARCHAR, d TIMESTAMP(3)", before: [row], after: [row] }],
@@ -39,7 +37,7 @@ describe("§25 async calc, restored from a savepoint", () => {
     expect(r).toEqual({ before: [out], after: [out] });
   });
 
-  it.fails("R-171 async-calc-condition: WHERE udf1(a) > 6 (async call in WHERE: not yet)", async () => {
+  it("R-171 async-calc-condition: WHERE udf1(a) > 6", async () => {
     const r = await runRestore({
       sources: [{ name: "source_t", columns: "a INT", before: [[5], [6], [4]], after: [[7], [3]] }],
       sink: { name: "sink_t", columns: "a INT" },

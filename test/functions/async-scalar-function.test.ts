@@ -120,12 +120,26 @@ describe("AsyncScalarFunction", () => {
       .rejects.toThrow(/async function 'bad' returned 'x', which is not a value of its declared type INT NOT NULL/);
   });
 
-  it("is refused outside a projection, and explain() shows the AsyncCalc", () => {
+  it("in a filter condition it runs in an AsyncCalc below the Filter, whose extra column is dropped", async () => {
+    const { probe, fn } = slowUpper();
+    const t = env().fromValues(ROW, Row.of(3, "a"), Row.of(1, "b"), Row.of(2, "a"), Row.of(4, "c"))
+      .filter(call(fn, $("id"), $("name")).isEqual("A").or($("id").isGreater(3)));
+    expect(t.getResolvedSchema().names).toEqual(["id", "name"]);
+    const plan = t.explain();
+    expect(plan).toContain("AsyncCalc(calls=[slow_upper(id, name) AS $async0]");
+    expect(plan).toContain("Project(select=[id, name], changelogMode=[I]) -> [id: INT NOT NULL, name: STRING]\n"
+      + "+- Filter(condition=[or(equals($async0, 'A'), greaterThan(id, 3))], changelogMode=[I]) -> [id: INT NOT NULL, name: STRING, $async0: STRING]\n"
+      + "   +- AsyncCalc(calls=[slow_upper(id, name) AS $async0]");
+    expect(await t.execute().toChangelog()).toEqual(["+I[3, a]", "+I[2, a]", "+I[4, c]"]);
+    expect(probe.calls).toBe(4);
+  });
+
+  it("is refused where it cannot run in an AsyncCalc, and explain() shows the AsyncCalc", () => {
     const e = env();
     const { fn } = slowUpper();
     const t = e.fromValues(ROW, Row.of(1, "a"));
-    expect(() => t.filter(call(fn, $("id"), $("name")).isEqual("A"))).toThrow(ValidationError);
-    expect(() => t.filter(call(fn, $("id"), $("name")).isEqual("A"))).toThrow(/function 'slow_upper' is an async scalar function; it can only be called in select\(\.\.\.\) or a SQL SELECT list/);
+    expect(() => t.groupBy(call(fn, $("id"), $("name"))).select($("id").count())).toThrow(ValidationError);
+    expect(() => t.groupBy(call(fn, $("id"), $("name"))).select($("id").count())).toThrow(/function 'slow_upper' is an async scalar function; it can only be called in select\(\.\.\.\), filter\(\.\.\.\) or a SQL SELECT list or WHERE/);
     expect(() => t.select(call(fn, $("id"), call(fn, $("id"), $("name"))))).toThrow(/calls an async function itself/);
     const plan = t.select($("id"), call(fn, $("id"), $("name")).as("up")).explain();
     expect(plan).toContain("AsyncCalc(calls=[slow_upper(id, name) AS $async0]");
