@@ -18,6 +18,14 @@ export interface InsertStatement {
   readonly overwrite?: boolean;
   readonly pos: number;
   readonly query: Query;
+  /** `INSERT INTO t (a, c) ...`: the sink columns the query fills, in the query's order; the others get NULL. */
+  readonly columns?: readonly InsertColumn[];
+}
+
+/** One column of an INSERT's column list, with its offset in the statement. */
+export interface InsertColumn {
+  readonly name: string;
+  readonly pos: number;
 }
 
 export interface QueryStatement {

@@ -15,7 +15,7 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertColumn, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
 import { PATTERN_OPERATORS, parseMatchRecognize } from "./match-recognize.js";
@@ -85,9 +85,22 @@ class StatementParser implements QueryParser {
     const overwrite = ts.acceptKeyword("OVERWRITE");
     if (!overwrite) ts.expectKeyword("INTO");
     const { name, pos } = this.objectName("a sink table name");
-    if (ts.isOp("(")) ts.raise(`a column list in INSERT ${NOT_SUPPORTED}; select the sink's columns in its order`, ts.peek());
     if (ts.isKeyword("PARTITION")) ts.raise(`INSERT ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
-    return { kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(), ...(overwrite ? { overwrite } : {}) };
+    const columns = ts.isOp("(") ? this.targetColumns() : undefined;
+    return { kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(), ...(overwrite ? { overwrite } : {}), ...(columns ? { columns } : {}) };
+  }
+
+  /** `(a, c)` after an INSERT's sink: the sink columns the query fills, each with its position for errors. */
+  private targetColumns(): InsertColumn[] {
+    const ts = this.ts;
+    ts.expectOp("(");
+    const columns: InsertColumn[] = [];
+    do {
+      const pos = ts.peek().pos;
+      columns.push({ name: ts.identifier("a sink column name"), pos });
+    } while (ts.acceptOp(","));
+    ts.expectOp(")");
+    return columns;
   }
 
   expectEnd(): void {
