@@ -44,6 +44,14 @@ export interface CreateViewStatement {
   readonly query: Query;
 }
 
+/** A CREATE TABLE's `DISTRIBUTED ...` clause; `kind` is `unknown` when no algorithm is named. */
+export interface DistributionClause {
+  readonly kind: "hash" | "range" | "unknown";
+  readonly keys: readonly string[];
+  readonly buckets: number | undefined;
+  readonly pos: number;
+}
+
 export interface CreateTableStatement {
   readonly kind: "CreateTable";
   readonly name: string;
@@ -55,6 +63,10 @@ export interface CreateTableStatement {
   readonly watermark: { readonly column: string; readonly sql: string; readonly pos: number; readonly node?: ExprNode } | undefined;
   readonly primaryKey: readonly string[] | undefined;
   readonly comment: string | undefined;
+  /** `DISTRIBUTED BY [HASH | RANGE] (k, ...) [INTO n BUCKETS]` / `DISTRIBUTED INTO n BUCKETS`. */
+  readonly distribution?: DistributionClause;
+  /** `PARTITIONED BY (k, ...)`. */
+  readonly partitionedBy?: { readonly columns: readonly string[]; readonly pos: number };
   /** `WITH ('k' = 'v', ...)` in the order written. */
   readonly options: readonly (readonly [key: string, value: string, pos: number])[];
   /** `LIKE source [(INCLUDING ALL | EXCLUDING OPTIONS | OVERWRITING WATERMARKS ...)]`. */

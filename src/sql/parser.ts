@@ -15,7 +15,7 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertColumn, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, DistributionClause, CreateViewStatement, FromItem, InsertColumn, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
 import { PATTERN_OPERATORS, parseMatchRecognize } from "./match-recognize.js";
@@ -204,10 +204,43 @@ class StatementParser implements QueryParser {
     if (hasColumns) ts.expectOp(")");
     let comment: string | undefined;
     if (ts.acceptKeyword("COMMENT")) comment = this.stringLiteral("the comment as a string");
-    if (ts.isKeyword("PARTITIONED") || ts.isKeyword("DISTRIBUTED")) ts.raise(`${ts.peek().text.toUpperCase()} BY ${NOT_SUPPORTED}`, ts.peek());
+    const distribution = ts.isKeyword("DISTRIBUTED") ? this.distribution() : undefined;
+    const partitionAt = ts.peek();
+    let partitionedBy: CreateTableStatement["partitionedBy"];
+    if (ts.acceptKeyword("PARTITIONED")) {
+      ts.expectKeyword("BY");
+      partitionedBy = { columns: this.nameList(), pos: partitionAt.pos };
+    }
+    if (ts.isKeyword("DISTRIBUTED")) ts.raise("DISTRIBUTED goes before PARTITIONED BY: CREATE TABLE t (...) DISTRIBUTED BY ... PARTITIONED BY (...) WITH (...)", ts.peek());
     const options = ts.acceptKeyword("WITH") ? optionList(ts) : [];
     const like = ts.acceptKeyword("LIKE") ? parseLike(ts, this) : undefined;
-    return { kind: "CreateTable", name, pos, temporary, ifNotExists, columns, watermark, primaryKey, comment, options, ...(like ? { like } : {}) };
+    return {
+      kind: "CreateTable", name, pos, temporary, ifNotExists, columns, watermark, primaryKey, comment, options,
+      ...(like ? { like } : {}), ...(distribution ? { distribution } : {}), ...(partitionedBy ? { partitionedBy } : {}),
+    };
+  }
+
+  /** `DISTRIBUTED BY [HASH | RANGE] (k, ...) [INTO n BUCKETS]` or `DISTRIBUTED INTO n BUCKETS` (Flink's grammar). */
+  private distribution(): DistributionClause {
+    const ts = this.ts;
+    const at = ts.next();
+    let kind: DistributionClause["kind"] = "unknown";
+    let keys: string[] = [];
+    if (ts.acceptKeyword("BY")) {
+      if (ts.acceptKeyword("HASH")) kind = "hash";
+      else if (ts.acceptKeyword("RANGE")) kind = "range";
+      keys = this.nameList();
+    } else if (!ts.isKeyword("INTO")) {
+      ts.fail("expected BY or INTO after DISTRIBUTED");
+    }
+    let buckets: number | undefined;
+    if (ts.acceptKeyword("INTO")) {
+      const n = ts.peek();
+      buckets = ts.integer("the number of buckets");
+      if (buckets <= 0) ts.raise("the number of buckets must be greater than zero", n);
+      ts.expectKeyword("BUCKETS");
+    }
+    return { kind, keys, buckets, pos: at.pos };
   }
 
   private stringLiteral(what: string): string {

@@ -1048,6 +1048,13 @@ export class Binder {
       if (key !== "connector") builder = this.at(pos, () => builder.option(key, value));
     }
     if (s.comment !== undefined) builder = builder.comment(s.comment);
+    const d = s.distribution;
+    if (d !== undefined) {
+      const args = (d.buckets === undefined ? d.keys : [d.buckets, ...d.keys]) as [number, ...string[]];
+      builder = this.at(d.pos, () => (d.kind === "hash" ? builder.distributedByHash(...args) : d.kind === "range" ? builder.distributedByRange(...args) : builder.distributedBy(...args)));
+    }
+    const p = s.partitionedBy;
+    if (p !== undefined) builder = this.at(p.pos, () => builder.partitionedBy(...p.columns));
     const descriptor = builder.build();
     try {
       if (s.temporary) {
