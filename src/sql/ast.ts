@@ -1,4 +1,4 @@
-import type { ExprNode } from "../expressions/node.js";
+import type { ExprNode, LiteralNode } from "../expressions/node.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import type { DataType } from "../types/data-type.js";
 import type { CatalogStatement, ExplainStatement, LikeClause, StatementSetStatement } from "./catalog-ast.js";
@@ -20,6 +20,15 @@ export interface InsertStatement {
   readonly query: Query;
   /** `INSERT INTO t (a, c) ...`: the sink columns the query fills, in the query's order; the others get NULL. */
   readonly columns?: readonly InsertColumn[];
+  /** `PARTITION (b = 2)`: static partition columns, filled with the constant; the query fills the other columns. */
+  readonly partition?: readonly StaticPartitionValue[];
+}
+
+/** One `k = literal` of an INSERT's PARTITION clause. */
+export interface StaticPartitionValue {
+  readonly name: string;
+  readonly value: LiteralNode;
+  readonly pos: number;
 }
 
 /** One column of an INSERT's column list, with its offset in the statement. */

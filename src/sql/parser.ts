@@ -15,7 +15,7 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, DistributionClause, CreateViewStatement, FromItem, InsertColumn, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, DistributionClause, CreateViewStatement, FromItem, InsertColumn, InsertStatement, StaticPartitionValue, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
 import { PATTERN_OPERATORS, parseMatchRecognize } from "./match-recognize.js";
@@ -85,9 +85,30 @@ class StatementParser implements QueryParser {
     const overwrite = ts.acceptKeyword("OVERWRITE");
     if (!overwrite) ts.expectKeyword("INTO");
     const { name, pos } = this.objectName("a sink table name");
-    if (ts.isKeyword("PARTITION")) ts.raise(`INSERT ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
+    const partition = ts.acceptKeyword("PARTITION") ? this.staticPartition() : undefined;
     const columns = ts.isOp("(") ? this.targetColumns() : undefined;
-    return { kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(), ...(overwrite ? { overwrite } : {}), ...(columns ? { columns } : {}) };
+    return {
+      kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(),
+      ...(overwrite ? { overwrite } : {}), ...(columns ? { columns } : {}), ...(partition ? { partition } : {}),
+    };
+  }
+
+  /** After PARTITION: `(k = literal, ...)`, Flink's static partition spec. */
+  private staticPartition(): StaticPartitionValue[] {
+    const ts = this.ts;
+    ts.expectOp("(");
+    const values: StaticPartitionValue[] = [];
+    do {
+      const pos = ts.peek().pos;
+      const column = ts.identifier("a partition column name");
+      ts.expectOp("=");
+      const at = ts.peek();
+      const value = parseSqlExpressionAt(ts);
+      if (value.kind !== "Literal") return ts.raise(`the value of static partition column '${column}' must be a literal`, at);
+      values.push({ name: column, value, pos });
+    } while (ts.acceptOp(","));
+    ts.expectOp(")");
+    return values;
   }
 
   /** `(a, c)` after an INSERT's sink: the sink columns the query fills, each with its position for errors. */

@@ -35,7 +35,7 @@ import { likeSourceError, mergeLike } from "./sql-table-like.js";
 import { SubqueryRewriter } from "./sql-subqueries.js";
 import { bindLookupJoin } from "./sql-lookup-join.js";
 import { bindMatchRecognize } from "./sql-match-recognize.js";
-import { partialInsertProjection } from "./sql-insert-columns.js";
+import { insertProjection } from "./sql-insert-columns.js";
 import { resolveSchema } from "./schema-resolve.js";
 
 type AnyTable = Table<object>;
@@ -967,14 +967,15 @@ export class Binder {
     return sinkNode({ ...fields, overwrite: true });
   }
 
-  /** An INSERT's query, checked sink name, and with a column list widened to every sink column (the others NULL). */
+  /** An INSERT's query, checked sink name, widened to every sink column by a column list / static PARTITION (sql-insert-columns.ts). */
   private insertQuery(s: InsertStatement): AnyTable {
     const t = this.query(s.query);
     this.checkSinkName(s);
     const registered = this.env.tables.get(s.table);
-    if (s.columns === undefined || registered === undefined) return t;
+    if ((s.columns === undefined && s.partition === undefined) || registered === undefined) return t;
     const sink = this.at(s.pos, () => resolveSchema(registered.descriptor.schemaSpec!, this.env.planContext()).physical);
-    const exprs = partialInsertProjection(s.columns, sink, t.getResolvedSchema(), s.pos, (pos, m) => this.fail(pos, m));
+    const targets = { columns: s.columns, partition: s.partition, partitionKeys: registered.descriptor.partitionKeys, tableName: s.table };
+    const exprs = insertProjection(targets, sink, t.getResolvedSchema(), s.pos, (pos, m) => this.fail(pos, m));
     return this.at(s.pos, () => untyped(t).select(...exprs.map((e) => new Expression(e))));
   }
 

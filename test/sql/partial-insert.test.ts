@@ -58,3 +58,39 @@ describe("partial insert: INSERT INTO t (columns)", () => {
     expect(() => env.executeSql("INSERT INTO strict_t (a) SELECT a FROM source_t")).toThrow(ValidationError);
   });
 });
+
+describe("static partitions: INSERT INTO t PARTITION (k = v)", () => {
+  function partitioned() {
+    const { env } = setup();
+    const sink = new CollectionSink<object>();
+    const schema = Schema.newBuilder().column("a", "INT").column("b", "BIGINT").column("p", "BIGINT NOT NULL").column("c", "STRING").build();
+    env.createTemporaryTable("part_t", sink.descriptor(schema).toBuilder().partitionedBy("b").build());
+    return { env, sink };
+  }
+
+  it("R-141 sink-partition: PARTITION (b=2) fills b with the constant, the query's (a, b, c) go to (a, p, c)", async () => {
+    const { env, sink } = partitioned();
+    await env.executeSql("INSERT INTO part_t PARTITION (b=2) SELECT * FROM source_t").await();
+    expect(sink.changelog()).toEqual([
+      "+I[1, 2, 1, hi]", "+I[2, 2, 2, hello]", "+I[3, 2, 2, hello world]", "+I[4, 2, 4, foo]", "+I[5, 2, 2, foo bar]",
+    ]);
+  });
+
+  it("PARTITION with a column list: the listed columns take the query, the rest NULL", async () => {
+    const { env, sink } = partitioned();
+    await env.executeSql("INSERT INTO part_t PARTITION (b = 7) (c, p) SELECT c, CAST(a AS BIGINT) FROM source_t WHERE a = 1").await();
+    expect(sink.changelog()).toEqual(["+I[null, 7, 1, hi]"]);
+  });
+
+  it("errors: a static column that is no partition key, one also in the column list, a value that is no literal", () => {
+    const { env } = partitioned();
+    expect(() => env.executeSql("INSERT INTO part_t PARTITION (a = 1) SELECT a, b, c FROM source_t"))
+      .toThrow("SQL validation failed. At line 1, column 31: Static partition column 'a' should be in the partition keys list [b] for table 'default_catalog.default_database.part_t'.");
+    expect(() => env.executeSql("INSERT INTO part_t PARTITION (b = 1) (b, p) SELECT a, b FROM source_t"))
+      .toThrow("SQL validation failed. At line 1, column 39: Target column 'b' is assigned more than once");
+    expect(() => env.executeSql("INSERT INTO part_t PARTITION (b = a) SELECT a, b, c FROM source_t"))
+      .toThrow("the value of static partition column 'b' must be a literal");
+    expect(() => env.executeSql("INSERT INTO part_t PARTITION (b = 1) SELECT a, c FROM source_t"))
+      .toThrow("Number of INSERT target columns (3) does not equal number of source items (2)");
+  });
+});
