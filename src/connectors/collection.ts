@@ -35,6 +35,9 @@ export const collectionConnector: Connector = {
   name: "collection",
   canRead: false,
   canWrite: true,
+  // an in-process test sink, as Flink's values sink: it accepts buckets and partitions and keeps every row as written
+  supportsBucketing: true,
+  supportsPartitioning: true,
   validate(table) {
     checkOptionKeys(table, ["sink.changelog-mode", "sink.supports-delete-by-key"]);
     const byKey = table.options.get("sink.supports-delete-by-key");

@@ -46,6 +46,10 @@ export interface ConnectorSpec {
   sinkChangelog?(table: ConnectorTable): SinkChangelog;
   /** Whether `INSERT OVERWRITE` may write the table (Flink's SupportsOverwrite). */
   readonly supportsOverwrite?: boolean;
+  /** Whether the sink takes a `DISTRIBUTED BY` table (Flink's SupportsBucketing); otherwise such a sink is an error. */
+  readonly supportsBucketing?: boolean;
+  /** Whether the sink takes a `PARTITIONED BY` table (Flink's SupportsPartitioning); otherwise such a sink is an error. */
+  readonly supportsPartitioning?: boolean;
   /** Row kinds (0..3 = +I -U +U -D) a source of the table produces; insert-only when absent. */
   sourceKinds?(table: ConnectorTable): readonly number[];
   /**

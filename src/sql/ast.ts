@@ -1,4 +1,4 @@
-import type { ExprNode } from "../expressions/node.js";
+import type { ExprNode, LiteralNode } from "../expressions/node.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import type { DataType } from "../types/data-type.js";
 import type { CatalogStatement, ExplainStatement, LikeClause, StatementSetStatement } from "./catalog-ast.js";
@@ -18,6 +18,23 @@ export interface InsertStatement {
   readonly overwrite?: boolean;
   readonly pos: number;
   readonly query: Query;
+  /** `INSERT INTO t (a, c) ...`: the sink columns the query fills, in the query's order; the others get NULL. */
+  readonly columns?: readonly InsertColumn[];
+  /** `PARTITION (b = 2)`: static partition columns, filled with the constant; the query fills the other columns. */
+  readonly partition?: readonly StaticPartitionValue[];
+}
+
+/** One `k = literal` of an INSERT's PARTITION clause. */
+export interface StaticPartitionValue {
+  readonly name: string;
+  readonly value: LiteralNode;
+  readonly pos: number;
+}
+
+/** One column of an INSERT's column list, with its offset in the statement. */
+export interface InsertColumn {
+  readonly name: string;
+  readonly pos: number;
 }
 
 export interface QueryStatement {
@@ -36,6 +53,14 @@ export interface CreateViewStatement {
   readonly query: Query;
 }
 
+/** A CREATE TABLE's `DISTRIBUTED ...` clause; `kind` is `unknown` when no algorithm is named. */
+export interface DistributionClause {
+  readonly kind: "hash" | "range" | "unknown";
+  readonly keys: readonly string[];
+  readonly buckets: number | undefined;
+  readonly pos: number;
+}
+
 export interface CreateTableStatement {
   readonly kind: "CreateTable";
   readonly name: string;
@@ -47,6 +72,10 @@ export interface CreateTableStatement {
   readonly watermark: { readonly column: string; readonly sql: string; readonly pos: number; readonly node?: ExprNode } | undefined;
   readonly primaryKey: readonly string[] | undefined;
   readonly comment: string | undefined;
+  /** `DISTRIBUTED BY [HASH | RANGE] (k, ...) [INTO n BUCKETS]` / `DISTRIBUTED INTO n BUCKETS`. */
+  readonly distribution?: DistributionClause;
+  /** `PARTITIONED BY (k, ...)`. */
+  readonly partitionedBy?: { readonly columns: readonly string[]; readonly pos: number };
   /** `WITH ('k' = 'v', ...)` in the order written. */
   readonly options: readonly (readonly [key: string, value: string, pos: number])[];
   /** `LIKE source [(INCLUDING ALL | EXCLUDING OPTIONS | OVERWRITING WATERMARKS ...)]`. */

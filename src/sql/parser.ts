@@ -15,7 +15,7 @@ import { type Token, TokenStream } from "../types/sql-lexer.js";
 import type { OrderItem } from "../ptf/order-by.js";
 import { parseTypeAt } from "../types/parse-type.js";
 import type {
-  ArgValue, CallArg, ColumnDef, CreateTableStatement, CreateViewStatement, FromItem, InsertStatement, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
+  ArgValue, CallArg, ColumnDef, CreateTableStatement, DistributionClause, CreateViewStatement, FromItem, InsertColumn, InsertStatement, StaticPartitionValue, JoinKind, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, Statement, ValuesQuery,
 } from "./ast.js";
 import { type NamedWindow, substituteNamedWindows } from "./named-windows.js";
 import { PATTERN_OPERATORS, parseMatchRecognize } from "./match-recognize.js";
@@ -85,9 +85,43 @@ class StatementParser implements QueryParser {
     const overwrite = ts.acceptKeyword("OVERWRITE");
     if (!overwrite) ts.expectKeyword("INTO");
     const { name, pos } = this.objectName("a sink table name");
-    if (ts.isOp("(")) ts.raise(`a column list in INSERT ${NOT_SUPPORTED}; select the sink's columns in its order`, ts.peek());
-    if (ts.isKeyword("PARTITION")) ts.raise(`INSERT ... PARTITION ${NOT_SUPPORTED}`, ts.peek());
-    return { kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(), ...(overwrite ? { overwrite } : {}) };
+    const partition = ts.acceptKeyword("PARTITION") ? this.staticPartition() : undefined;
+    const columns = ts.isOp("(") ? this.targetColumns() : undefined;
+    return {
+      kind: "Insert", table: name, pos: pos > 0 ? pos : start, query: this.query(),
+      ...(overwrite ? { overwrite } : {}), ...(columns ? { columns } : {}), ...(partition ? { partition } : {}),
+    };
+  }
+
+  /** After PARTITION: `(k = literal, ...)`, Flink's static partition spec. */
+  private staticPartition(): StaticPartitionValue[] {
+    const ts = this.ts;
+    ts.expectOp("(");
+    const values: StaticPartitionValue[] = [];
+    do {
+      const pos = ts.peek().pos;
+      const column = ts.identifier("a partition column name");
+      ts.expectOp("=");
+      const at = ts.peek();
+      const value = parseSqlExpressionAt(ts);
+      if (value.kind !== "Literal") return ts.raise(`the value of static partition column '${column}' must be a literal`, at);
+      values.push({ name: column, value, pos });
+    } while (ts.acceptOp(","));
+    ts.expectOp(")");
+    return values;
+  }
+
+  /** `(a, c)` after an INSERT's sink: the sink columns the query fills, each with its position for errors. */
+  private targetColumns(): InsertColumn[] {
+    const ts = this.ts;
+    ts.expectOp("(");
+    const columns: InsertColumn[] = [];
+    do {
+      const pos = ts.peek().pos;
+      columns.push({ name: ts.identifier("a sink column name"), pos });
+    } while (ts.acceptOp(","));
+    ts.expectOp(")");
+    return columns;
   }
 
   expectEnd(): void {
@@ -191,10 +225,43 @@ class StatementParser implements QueryParser {
     if (hasColumns) ts.expectOp(")");
     let comment: string | undefined;
     if (ts.acceptKeyword("COMMENT")) comment = this.stringLiteral("the comment as a string");
-    if (ts.isKeyword("PARTITIONED") || ts.isKeyword("DISTRIBUTED")) ts.raise(`${ts.peek().text.toUpperCase()} BY ${NOT_SUPPORTED}`, ts.peek());
+    const distribution = ts.isKeyword("DISTRIBUTED") ? this.distribution() : undefined;
+    const partitionAt = ts.peek();
+    let partitionedBy: CreateTableStatement["partitionedBy"];
+    if (ts.acceptKeyword("PARTITIONED")) {
+      ts.expectKeyword("BY");
+      partitionedBy = { columns: this.nameList(), pos: partitionAt.pos };
+    }
+    if (ts.isKeyword("DISTRIBUTED")) ts.raise("DISTRIBUTED goes before PARTITIONED BY: CREATE TABLE t (...) DISTRIBUTED BY ... PARTITIONED BY (...) WITH (...)", ts.peek());
     const options = ts.acceptKeyword("WITH") ? optionList(ts) : [];
     const like = ts.acceptKeyword("LIKE") ? parseLike(ts, this) : undefined;
-    return { kind: "CreateTable", name, pos, temporary, ifNotExists, columns, watermark, primaryKey, comment, options, ...(like ? { like } : {}) };
+    return {
+      kind: "CreateTable", name, pos, temporary, ifNotExists, columns, watermark, primaryKey, comment, options,
+      ...(like ? { like } : {}), ...(distribution ? { distribution } : {}), ...(partitionedBy ? { partitionedBy } : {}),
+    };
+  }
+
+  /** `DISTRIBUTED BY [HASH | RANGE] (k, ...) [INTO n BUCKETS]` or `DISTRIBUTED INTO n BUCKETS` (Flink's grammar). */
+  private distribution(): DistributionClause {
+    const ts = this.ts;
+    const at = ts.next();
+    let kind: DistributionClause["kind"] = "unknown";
+    let keys: string[] = [];
+    if (ts.acceptKeyword("BY")) {
+      if (ts.acceptKeyword("HASH")) kind = "hash";
+      else if (ts.acceptKeyword("RANGE")) kind = "range";
+      keys = this.nameList();
+    } else if (!ts.isKeyword("INTO")) {
+      ts.fail("expected BY or INTO after DISTRIBUTED");
+    }
+    let buckets: number | undefined;
+    if (ts.acceptKeyword("INTO")) {
+      const n = ts.peek();
+      buckets = ts.integer("the number of buckets");
+      if (buckets <= 0) ts.raise("the number of buckets must be greater than zero", n);
+      ts.expectKeyword("BUCKETS");
+    }
+    return { kind, keys, buckets, pos: at.pos };
   }
 
   private stringLiteral(what: string): string {

@@ -200,6 +200,7 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
   const resolved = resolveSchema(d.schemaSpec!, pc);
   const table = connectorTable(name, d, resolved);
   spec.validate(table, "sink");
+  checkSinkLayout(name, d, spec);
   checkColumns(name, input.schema, resolved.physical);
 
   const changelog = spec.sinkChangelog ? spec.sinkChangelog(table) : "all";
@@ -218,6 +219,17 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
   });
+}
+
+/** Flink's DynamicSinkUtils checks: a bucketed or partitioned table needs a sink that supports it. */
+function checkSinkLayout(name: string, d: TableDescriptor<object>, spec: Connector): void {
+  const debugName = `default_catalog.default_database.${name}`;
+  if (d.distribution && !spec.supportsBucketing) {
+    throw new ValidationError(`Table '${debugName}' is a bucketed table, but the underlying DynamicTableSink (connector '${d.connector}') doesn't implement the SupportsBucketing interface.`);
+  }
+  if (d.partitionKeys.length > 0 && !spec.supportsPartitioning) {
+    throw new ValidationError(`Table '${debugName}' is a partitioned table, but the underlying DynamicTableSink (connector '${d.connector}') doesn't implement the SupportsPartitioning interface.`);
+  }
 }
 
 function rowTypeOf(schema: ResolvedSchema): DataType<object | null> {

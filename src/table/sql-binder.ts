@@ -36,6 +36,8 @@ import { likeSourceError, mergeLike } from "./sql-table-like.js";
 import { SubqueryRewriter } from "./sql-subqueries.js";
 import { bindLookupJoin } from "./sql-lookup-join.js";
 import { bindMatchRecognize } from "./sql-match-recognize.js";
+import { insertProjection } from "./sql-insert-columns.js";
+import { resolveSchema } from "./schema-resolve.js";
 
 type AnyTable = Table<object>;
 /** The fluent API's runtime surface, without its compile-time schema checks (SQL is checked when bound). */
@@ -957,15 +959,13 @@ export class Binder {
   /** `INSERT INTO sink <query>`: Table.executeInsert(sink), so the sink rules and the result are the Table API's. */
   insert(s: InsertStatement): InsertTableResult {
     if (s.overwrite) return this.env.startInsert(this.sinkOf(s));
-    const t = this.query(s.query);
-    this.checkSinkName(s);
+    const t = this.insertQuery(s);
     return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
   }
 
   /** The Sink node of an INSERT (a statement set collects these; EXPLAIN prints them), with Table.insertInto's checks. */
   sinkOf(s: InsertStatement): SinkNode {
-    const t = this.query(s.query);
-    this.checkSinkName(s);
+    const t = this.insertQuery(s);
     const sink = this.at(s.pos, () => this.env.planInsert((t as unknown as { node: PlanNode }).node, s.table));
     if (!s.overwrite) return sink;
     // Flink: INSERT OVERWRITE runs in batch mode, into a sink that implements SupportsOverwrite
@@ -975,6 +975,18 @@ export class Binder {
     }
     const { kind: _kind, id: _id, ...fields } = sink;
     return sinkNode({ ...fields, overwrite: true });
+  }
+
+  /** An INSERT's query, checked sink name, widened to every sink column by a column list / static PARTITION (sql-insert-columns.ts). */
+  private insertQuery(s: InsertStatement): AnyTable {
+    const t = this.query(s.query);
+    this.checkSinkName(s);
+    const registered = this.env.tables.get(s.table);
+    if ((s.columns === undefined && s.partition === undefined) || registered === undefined) return t;
+    const sink = this.at(s.pos, () => resolveSchema(registered.descriptor.schemaSpec!, this.env.planContext()).physical);
+    const targets = { columns: s.columns, partition: s.partition, partitionKeys: registered.descriptor.partitionKeys, tableName: s.table };
+    const exprs = insertProjection(targets, sink, t.getResolvedSchema(), s.pos, (pos, m) => this.fail(pos, m));
+    return this.at(s.pos, () => untyped(t).select(...exprs.map((e) => new Expression(e))));
   }
 
   private checkSinkName(s: InsertStatement): void {
@@ -1047,6 +1059,13 @@ export class Binder {
       if (key !== "connector") builder = this.at(pos, () => builder.option(key, value));
     }
     if (s.comment !== undefined) builder = builder.comment(s.comment);
+    const d = s.distribution;
+    if (d !== undefined) {
+      const args = (d.buckets === undefined ? d.keys : [d.buckets, ...d.keys]) as [number, ...string[]];
+      builder = this.at(d.pos, () => (d.kind === "hash" ? builder.distributedByHash(...args) : d.kind === "range" ? builder.distributedByRange(...args) : builder.distributedBy(...args)));
+    }
+    const p = s.partitionedBy;
+    if (p !== undefined) builder = this.at(p.pos, () => builder.partitionedBy(...p.columns));
     const descriptor = builder.build();
     try {
       if (s.temporary) {

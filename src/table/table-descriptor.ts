@@ -4,6 +4,13 @@ import type { TableTypeError } from "../expressions/type-level.js";
 import { Schema } from "./schema.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { ConnectorAttachment } from "../plan/nodes.js";
+import { type TableDistribution, distributionToString, tableDistribution } from "./table-distribution.js";
+
+/** Where a sink puts its rows: Flink's distribution (buckets) and partition keys. */
+export interface TableLayout {
+  readonly distribution?: TableDistribution;
+  readonly partitionKeys?: readonly string[];
+}
 
 /**
  * What changelogs a connector's sink accepts, known from the connector name alone, so that
@@ -44,8 +51,20 @@ export class TableDescriptor<S extends object = Record<string, unknown>, K exten
     readonly comment: string | undefined,
     /** An in-process object the connector works with (the collection sink's store); never an option. */
     readonly attachment: ConnectorAttachment | undefined,
+    /** DISTRIBUTED BY / PARTITIONED BY. */
+    readonly layout: TableLayout = {},
   ) {
     Object.freeze(this);
+  }
+
+  /** `DISTRIBUTED BY ...`, when declared. */
+  get distribution(): TableDistribution | undefined {
+    return this.layout.distribution;
+  }
+
+  /** `PARTITIONED BY (...)`: the partition columns, in order (empty when not partitioned). */
+  get partitionKeys(): readonly string[] {
+    return this.layout.partitionKeys ?? [];
   }
 
   /** Starts a descriptor for a connector: `datagen`, `filesystem`, `print`, `blackhole`, `collection`. */
@@ -62,12 +81,15 @@ export class TableDescriptor<S extends object = Record<string, unknown>, K exten
   /** Flink's rendering: the schema, then `WITH (...)`. */
   toString(): string {
     const opts = [["connector", this.connector] as const, ...[...this.options].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))];
-    return `${this.schemaSpec ? this.schemaSpec.toString() + "\n" : ""}${this.comment ? `COMMENT '${this.comment}'\n` : ""}WITH (\n${opts.map(([k, v]) => `  '${k}' = '${v}'`).join(",\n")}\n)`;
+    const d = this.distribution;
+    const partitioned = this.partitionKeys.length === 0 ? "" : `PARTITIONED BY (${this.partitionKeys.map((k) => `\`${k}\``).join(", ")})\n`;
+    const layout = `${d ? distributionToString(d) + "\n" : ""}${partitioned}`;
+    return `${this.schemaSpec ? this.schemaSpec.toString() + "\n" : ""}${this.comment ? `COMMENT '${this.comment}'\n` : ""}${layout}WITH (\n${opts.map(([k, v]) => `  '${k}' = '${v}'`).join(",\n")}\n)`;
   }
 
   /** A builder starting from this descriptor. */
   toBuilder(): TableDescriptorBuilder<S, K> {
-    return new TableDescriptorBuilder(this.connector, this.schemaSpec, new Map(this.options), this.comment, this.attachment);
+    return new TableDescriptorBuilder(this.connector, this.schemaSpec, new Map(this.options), this.comment, this.attachment, this.layout);
   }
 }
 
@@ -80,12 +102,13 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
     private readonly opts: Map<string, string>,
     private readonly commentText: string | undefined,
     private readonly attachment: ConnectorAttachment | undefined,
+    private readonly layout: TableLayout = {},
   ) {}
 
   /** The table's schema (physical and computed columns, watermark, primary key). */
   schema<S2 extends object>(schema: Schema<S2>): TableDescriptorBuilder<S2, K> {
     if (!(schema instanceof Schema)) throw new ValidationError("TableDescriptor.schema expects a Schema built with Schema.newBuilder()...build()");
-    return new TableDescriptorBuilder(this.connector, schema as Schema<object>, this.opts, this.commentText, this.attachment);
+    return new TableDescriptorBuilder(this.connector, schema as Schema<object>, this.opts, this.commentText, this.attachment, this.layout);
   }
 
   /** A connector or format option; values are strings as in Flink (`.option("rows-per-second", "1")`). */
@@ -97,7 +120,7 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
     }
     const opts = new Map(this.opts);
     opts.set(key, String(value));
-    return new TableDescriptorBuilder(this.connector, this.schemaSpec, opts, this.commentText, this.attachment);
+    return new TableDescriptorBuilder(this.connector, this.schemaSpec, opts, this.commentText, this.attachment, this.layout);
   }
 
   /** The format of a filesystem table: `format("csv")` is `option("format", "csv")`. */
@@ -106,16 +129,50 @@ export class TableDescriptorBuilder<S extends object, K extends ChangelogKind> {
   }
 
   comment(text: string): TableDescriptorBuilder<S, K> {
-    return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, text, this.attachment);
+    return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, text, this.attachment, this.layout);
   }
 
   /** @internal an in-process object for the connector (the collection sink) */
   attach(target: ConnectorAttachment): TableDescriptorBuilder<S, K> {
-    return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, this.commentText, target);
+    return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, this.commentText, target, this.layout);
+  }
+
+  /** `DISTRIBUTED BY HASH(keys) [INTO n BUCKETS]`: `distributedByHash("a")`, `distributedByHash(3, "a")`. */
+  distributedByHash(...args: [number, ...string[]] | string[]): TableDescriptorBuilder<S, K> {
+    return this.distributed("hash", args);
+  }
+
+  /** `DISTRIBUTED BY RANGE(keys) [INTO n BUCKETS]`. */
+  distributedByRange(...args: [number, ...string[]] | string[]): TableDescriptorBuilder<S, K> {
+    return this.distributed("range", args);
+  }
+
+  /** `DISTRIBUTED BY (keys) [INTO n BUCKETS]`: the connector picks the algorithm. */
+  distributedBy(...args: [number, ...string[]] | string[]): TableDescriptorBuilder<S, K> {
+    return this.distributed("unknown", args);
+  }
+
+  /** `DISTRIBUTED INTO n BUCKETS`. */
+  distributedInto(bucketCount: number): TableDescriptorBuilder<S, K> {
+    return this.distributed("unknown", [bucketCount]);
+  }
+
+  /** `PARTITIONED BY (keys)`: each a physical column, checked when the table is registered. */
+  partitionedBy(...keys: string[]): TableDescriptorBuilder<S, K> {
+    if (keys.length === 0 || keys.some((k) => typeof k !== "string" || k.length === 0)) throw new ValidationError("partitionedBy needs one or more column names");
+    return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, this.commentText, this.attachment, { ...this.layout, partitionKeys: Object.freeze([...keys]) });
+  }
+
+  private distributed(kind: TableDistribution["kind"], args: readonly (number | string)[]): TableDescriptorBuilder<S, K> {
+    const count = typeof args[0] === "number" ? args[0] : undefined;
+    const keys = (count === undefined ? args : args.slice(1)) as readonly string[];
+    if (keys.some((k) => typeof k !== "string" || k.length === 0)) throw new ValidationError("a bucket key must be a column name");
+    const distribution = tableDistribution(kind, keys, count);
+    return new TableDescriptorBuilder(this.connector, this.schemaSpec, this.opts, this.commentText, this.attachment, { ...this.layout, distribution });
   }
 
   build(): TableDescriptor<S, K> {
-    return new TableDescriptor(this.connector, this.schemaSpec, this.opts, this.commentText, this.attachment);
+    return new TableDescriptor(this.connector, this.schemaSpec, this.opts, this.commentText, this.attachment, this.layout);
   }
 }
 

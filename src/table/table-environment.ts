@@ -1,4 +1,5 @@
 import { resolveSchema } from "./schema-resolve.js";
+import { checkTableLayout } from "./table-distribution.js";
 import { getOwn } from "../types/own.js";
 import type { FunctionResolver } from "../expressions/compile.js";
 import type { Decimal } from "decimal.js";
@@ -330,7 +331,9 @@ export class TableEnvironment<B extends boolean = boolean> {
 
   /** As Flink resolves a table's schema when it is created: a bad computed column or watermark fails here, not at the first query. */
   private resolveAtCreate(descriptor: TableDescriptor<object>): void {
-    if (descriptor.schemaSpec) resolveSchema(descriptor.schemaSpec, this.planContext());
+    if (!descriptor.schemaSpec) return;
+    const resolved = resolveSchema(descriptor.schemaSpec, this.planContext());
+    checkTableLayout(resolved.physical.names, descriptor.distribution, descriptor.partitionKeys);
   }
 
   /** Drops a temporary connector table; false when there was none. */

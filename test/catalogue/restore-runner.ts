@@ -33,7 +33,11 @@ export interface CatalogueSource {
 export interface CatalogueProgram {
   readonly sources: readonly CatalogueSource[];
   /** The sink's name and column list (a PRIMARY KEY makes it an upsert sink, as in Flink). */
-  readonly sink: { readonly name: string; readonly columns: string };
+  readonly sink: {
+    readonly name: string; readonly columns: string;
+    /** Flink's addDistribution / addPartitionKeys on the sink: `(d) => d.toBuilder().partitionedBy("b").build()`. */
+    readonly layout?: (d: TableDescriptor<object>) => TableDescriptor<object>;
+  };
   /** The program's statement, `INSERT INTO <sink> ...` exactly. */
   readonly sql: string;
   /** setupConfig(...) options. */
@@ -120,7 +124,8 @@ export async function runRestore(program: CatalogueProgram): Promise<RestoreResu
         const attachment: IterableAttachment = { attachmentOf: "async-iterable", source: f.iterable, name: s.name, changelog: s.changelog ?? false };
         env.createTemporaryTable(s.name, TableDescriptor.forConnector("async-iterable").schema(schemaOf(env, s.columns)).attach(attachment).build());
       }
-      env.createTemporaryTable(program.sink.name, sink.descriptor(schemaOf(env, program.sink.columns)));
+      const declared = sink.descriptor(schemaOf(env, program.sink.columns));
+      env.createTemporaryTable(program.sink.name, program.sink.layout ? program.sink.layout(declared) : declared);
       program.setup?.(env);
       return { result: env.executeSql(program.sql), drained: Promise.all(drained) };
     };

@@ -59,3 +59,12 @@ const read = env.from(TableDescriptor.forConnector("filesystem").schema(withFile
 expectTypeOf<SchemaOf<typeof read>>().toEqualTypeOf<{ id: number | null; path: string; "file.size": number | null }>();
 // @ts-expect-error a metadata column's name must be new
 Schema.newBuilder().column("id", DataTypes.INT()).columnByMetadata("id", DataTypes.STRING());
+
+// DISTRIBUTED BY / PARTITIONED BY keep the descriptor's schema and sink kinds
+const bucketed = TableDescriptor.forConnector("filesystem").schema(schema).distributedByHash(3, "random").partitionedBy("name").build();
+expectTypeOf(bucketed).toEqualTypeOf(files);
+TableDescriptor.forConnector("collection").distributedInto(4).distributedBy("a").distributedByRange(2, "a", "b");
+// @ts-expect-error a bucket count is a number
+TableDescriptor.forConnector("collection").distributedInto("4");
+// @ts-expect-error partition keys are column names
+TableDescriptor.forConnector("collection").partitionedBy(1);
