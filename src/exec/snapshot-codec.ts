@@ -22,14 +22,41 @@ import { ExecutionError } from "../types/errors.js";
 type Tagged = { readonly $: string; readonly v: unknown };
 
 export function encodeSnapshot(value: unknown): unknown {
-  return encode(value, "state", new Set());
+  try {
+    return encode(value, undefined, 0);
+  } catch (e) {
+    if (e instanceof BadValue) throw new ExecutionError(e.describe("state" + e.path.reverse().join("")));
+    if (e !== TOO_DEEP) throw e;
+  }
+  // deep enough to be a cycle: encode again, tracking the objects on the path to name the one that loops
+  try {
+    return encode(value, new Set(), 0);
+  } catch (e) {
+    if (e instanceof BadValue) throw new ExecutionError(e.describe("state" + e.path.reverse().join("")));
+    throw e;
+  }
 }
 
 export function decodeSnapshot(data: unknown): unknown {
   return decode(data);
 }
 
-function encode(v: unknown, path: string, seen: Set<object>): unknown {
+/**
+ * A value that cannot be encoded, thrown up through the containers holding it: each adds its part of the
+ * path on the way (innermost first), so the happy path builds no path strings — a checkpoint of a million
+ * keys would otherwise make millions of them.
+ */
+class BadValue {
+  readonly path: string[] = [];
+  constructor(readonly describe: (path: string) => string) {}
+}
+
+/** Thrown by the untracked pass past MAX_UNTRACKED levels of nesting (see encodeSnapshot). */
+const TOO_DEEP = Symbol("too deep");
+const MAX_UNTRACKED = 200;
+
+/** `seen` (the objects on the current path) is tracked only in the second pass, for cycles. */
+function encode(v: unknown, seen: Set<object> | undefined, depth: number): unknown {
   switch (typeof v) {
     case "string": case "boolean": return v;
     case "number":
@@ -38,36 +65,80 @@ function encode(v: unknown, path: string, seen: Set<object>): unknown {
     case "bigint": return tag("bigint", v.toString());
     case "undefined": return tag("undefined", null);
     case "object": break;
-    default: throw unsupported(v, path);
+    default: {
+      const t = typeof v;
+      throw new BadValue((path) => `snapshot: the value at ${path} is a ${t}, which operator state cannot hold (plain data only)`);
+    }
   }
   if (v === null) return null;
-  if (seen.has(v)) throw new ExecutionError(`snapshot: the value at ${path} refers back to itself; operator state must be a tree of plain data`);
-  seen.add(v);
+  if (seen !== undefined) {
+    if (seen.has(v)) throw new BadValue((path) => `snapshot: the value at ${path} refers back to itself; operator state must be a tree of plain data`);
+    seen.add(v);
+  } else if (depth > MAX_UNTRACKED) {
+    throw TOO_DEEP;
+  }
   try {
-    if (Array.isArray(v)) return v.map((x, i) => encode(x, `${path}[${i}]`, seen));
+    return encodeObject(v, seen, depth + 1);
+  } finally {
+    seen?.delete(v);
+  }
+}
+
+function encodeObject(v: object, seen: Set<object> | undefined, depth: number): unknown {
+  let part = "";
+  try {
+    if (Array.isArray(v)) {
+      const out = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === "string" || typeof x === "boolean" || x === null) out[i] = x;
+        else { part = `[${i}]`; out[i] = encode(x, seen, depth); }
+      }
+      return out;
+    }
     if (v instanceof Date) return tag("date", v.getTime());
     if (Decimal.isDecimal(v)) return tag("decimal", (v as Decimal).toString());
-    if (v instanceof Map) return tag("map", [...v].map(([k, x], i) => [encode(k, `${path}.key(${i})`, seen), encode(x, `${path}.get(${i})`, seen)]));
-    if (v instanceof Set) return tag("set", [...v].map((x, i) => encode(x, `${path}.item(${i})`, seen)));
+    if (v instanceof Map) {
+      const out: unknown[] = [];
+      let i = 0;
+      for (const [k, x] of v) {
+        part = `.key(${i})`;
+        const ek = encode(k, seen, depth);
+        part = `.get(${i})`;
+        out.push([ek, encode(x, seen, depth)]);
+        i++;
+      }
+      return tag("map", out);
+    }
+    if (v instanceof Set) {
+      const out: unknown[] = [];
+      let i = 0;
+      for (const x of v) { part = `.item(${i++})`; out.push(encode(x, seen, depth)); }
+      part = "";
+      return tag("set", out);
+    }
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      return tag(`typed:${v.constructor.name}`, Array.from(v as unknown as ArrayLike<number | bigint>, (x) => (typeof x === "bigint" ? x.toString() : encode(x, path, seen))));
+      return tag(`typed:${v.constructor.name}`, Array.from(v as unknown as ArrayLike<number | bigint>, (x) => (typeof x === "bigint" ? x.toString() : encode(x, seen, depth))));
     }
     const proto = Object.getPrototypeOf(v) as unknown;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = encode((v as Record<string, unknown>)[k], `${path}.${k}`, seen);
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = (v as Record<string, unknown>)[k];
+      if (typeof x === "string" || typeof x === "boolean" || x === null) out[k] = x;
+      else { part = `.${k}`; out[k] = encode(x, seen, depth); }
+    }
     // a class instance keeps its fields; its class comes back from the declared type on restore
     return proto === Object.prototype && !Object.prototype.hasOwnProperty.call(v, "$") ? out : tag("object", out);
-  } finally {
-    seen.delete(v);
+  } catch (e) {
+    if (e instanceof BadValue) e.path.push(part);
+    throw e;
   }
 }
 
 function tag($: string, v: unknown): Tagged {
   return { $, v };
-}
-
-function unsupported(v: unknown, path: string): ExecutionError {
-  return new ExecutionError(`snapshot: the value at ${path} is a ${typeof v}, which operator state cannot hold (plain data only)`);
 }
 
 const TYPED: Readonly<Record<string, new (xs: ArrayLike<number>) => ArrayBufferView>> = {
@@ -76,11 +147,22 @@ const TYPED: Readonly<Record<string, new (xs: ArrayLike<number>) => ArrayBufferV
 
 function decode(d: unknown): unknown {
   if (d === null || typeof d !== "object") return d;
-  if (Array.isArray(d)) return d.map(decode);
+  if (Array.isArray(d)) {
+    const out = new Array<unknown>(d.length);
+    for (let i = 0; i < d.length; i++) {
+      const x: unknown = d[i];
+      out[i] = x === null || typeof x !== "object" ? x : decode(x);
+    }
+    return out;
+  }
   const o = d as Record<string, unknown>;
   if (!Object.prototype.hasOwnProperty.call(o, "$")) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(o)) out[k] = decode(o[k]);
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const x = o[keys[i]!];
+      out[keys[i]!] = x === null || typeof x !== "object" ? x : decode(x);
+    }
     return out;
   }
   const { $, v } = o as Tagged;
