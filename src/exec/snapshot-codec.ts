@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js";
 import { ExecutionError } from "../types/errors.js";
+import { setOwn } from "../types/own.js";
 
 /**
  * The value encoding of operator snapshots: what `Operator.snapshotState()` returns, turned into data that
@@ -126,8 +127,9 @@ function encodeObject(v: object, seen: Set<object> | undefined, depth: number): 
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const x = (v as Record<string, unknown>)[k];
-      if (typeof x === "string" || typeof x === "boolean" || x === null) out[k] = x;
-      else { part = `.${k}`; out[k] = encode(x, seen, depth); }
+      // own properties whatever the name (a field called __proto__ must stay a field)
+      if (typeof x === "string" || typeof x === "boolean" || x === null) setOwn(out, k, x);
+      else { part = `.${k}`; setOwn(out, k, encode(x, seen, depth)); }
     }
     // a class instance keeps its fields; its class comes back from the declared type on restore
     return proto === Object.prototype && !Object.prototype.hasOwnProperty.call(v, "$") ? out : tag("object", out);
@@ -161,7 +163,7 @@ function decode(d: unknown): unknown {
     const keys = Object.keys(o);
     for (let i = 0; i < keys.length; i++) {
       const x = o[keys[i]!];
-      out[keys[i]!] = x === null || typeof x !== "object" ? x : decode(x);
+      setOwn(out, keys[i]!, x === null || typeof x !== "object" ? x : decode(x));
     }
     return out;
   }
@@ -176,7 +178,7 @@ function decode(d: unknown): unknown {
     case "set": return new Set((v as unknown[]).map(decode));
     case "object": {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = decode(x);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) setOwn(out, k, decode(x));
       return out;
     }
     default: {
@@ -190,4 +192,68 @@ function decode(d: unknown): unknown {
       throw new ExecutionError(`snapshot: unknown encoded value tag '${$}'`);
     }
   }
+}
+
+/**
+ * `JSON.stringify(encodeSnapshot(value))`, written straight from the value: checkpoints write operator state
+ * as JSON, and building the encoded tree first (a second copy of every key's state) and then stringifying it
+ * costs more than the state itself. Containers (arrays, plain and class objects, Maps, Sets) are written
+ * here; the rare leaves with a tagged form (bigint, NaN, undefined, Date, Decimal, typed arrays) go through
+ * `encode`, so the encoding has one definition. Anything this pass does not take on — a value that cannot
+ * be encoded, or nesting deep enough to be a cycle — is left to encodeSnapshot, which names the problem.
+ */
+export function encodeSnapshotJson(value: unknown): string {
+  try {
+    return json(value, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP && !(e instanceof BadValue)) throw e;
+  }
+  return JSON.stringify(encodeSnapshot(value));
+}
+
+function json(v: unknown, depth: number): string {
+  switch (typeof v) {
+    case "string": return JSON.stringify(v);
+    case "boolean": return v ? "true" : "false";
+    case "number": return Number.isFinite(v) && !Object.is(v, -0) ? String(v) : JSON.stringify(encode(v, undefined, depth));
+    case "object": break;
+    default: return JSON.stringify(encode(v, undefined, depth));
+  }
+  if (v === null) return "null";
+  if (depth > MAX_UNTRACKED) throw TOO_DEEP;
+  const d = depth + 1;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    let s = "[" + json(v[0], d);
+    for (let i = 1; i < v.length; i++) s += "," + json(v[i], d);
+    return s + "]";
+  }
+  if (v instanceof Map) {
+    let s = "{\"$\":\"map\",\"v\":[";
+    let first = true;
+    for (const [k, x] of v) {
+      s += (first ? "[" : ",[") + json(k, d) + "," + json(x, d) + "]";
+      first = false;
+    }
+    return s + "]}";
+  }
+  if (v instanceof Set) {
+    let s = "{\"$\":\"set\",\"v\":[";
+    let first = true;
+    for (const x of v) {
+      s += (first ? "" : ",") + json(x, d);
+      first = false;
+    }
+    return s + "]}";
+  }
+  if (v instanceof Date || Decimal.isDecimal(v) || ArrayBuffer.isView(v)) return JSON.stringify(encode(v, undefined, depth));
+  const keys = Object.keys(v);
+  let s = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    s += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + json((v as Record<string, unknown>)[k], d);
+  }
+  s += "}";
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype && !Object.prototype.hasOwnProperty.call(v, "$") ? s : "{\"$\":\"object\",\"v\":" + s + "}";
 }
