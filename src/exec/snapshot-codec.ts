@@ -1,5 +1,6 @@
 import { Decimal } from "decimal.js";
 import { ExecutionError } from "../types/errors.js";
+import { setOwn } from "../types/own.js";
 
 /**
  * The value encoding of operator snapshots: what `Operator.snapshotState()` returns, turned into data that
@@ -22,14 +23,69 @@ import { ExecutionError } from "../types/errors.js";
 type Tagged = { readonly $: string; readonly v: unknown };
 
 export function encodeSnapshot(value: unknown): unknown {
-  return encode(value, "state", new Set());
+  try {
+    return encode(value, undefined, 0);
+  } catch (e) {
+    if (e instanceof BadValue) throw new ExecutionError(e.describe("state" + e.path.reverse().join("")));
+    if (e !== TOO_DEEP) throw e;
+  }
+  // deep enough to be a cycle: encode again, tracking the objects on the path to name the one that loops
+  try {
+    return encode(value, new Set(), 0);
+  } catch (e) {
+    if (e instanceof BadValue) throw new ExecutionError(e.describe("state" + e.path.reverse().join("")));
+    throw e;
+  }
 }
 
 export function decodeSnapshot(data: unknown): unknown {
   return decode(data);
 }
 
-function encode(v: unknown, path: string, seen: Set<object>): unknown {
+/**
+ * decodeSnapshot for data the caller owns and reads once (just parsed from a checkpoint file): arrays and
+ * plain objects are decoded in place instead of copied, so a restore does not build a second tree of every
+ * key's state. Tagged values are decoded as by decodeSnapshot.
+ */
+export function decodeSnapshotInPlace(data: unknown): unknown {
+  return decodeInPlace(data);
+}
+
+function decodeInPlace(d: unknown): unknown {
+  if (d === null || typeof d !== "object") return d;
+  if (Array.isArray(d)) {
+    for (let i = 0; i < d.length; i++) {
+      const x: unknown = d[i];
+      if (x !== null && typeof x === "object") d[i] = decodeInPlace(x);
+    }
+    return d;
+  }
+  const o = d as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(o, "$")) return decode(o);
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const x = o[keys[i]!];
+    if (x !== null && typeof x === "object") setOwn(o, keys[i]!, decodeInPlace(x));
+  }
+  return o;
+}
+
+/**
+ * A value that cannot be encoded, thrown up through the containers holding it: each adds its part of the
+ * path on the way (innermost first), so the happy path builds no path strings — a checkpoint of a million
+ * keys would otherwise make millions of them.
+ */
+class BadValue {
+  readonly path: string[] = [];
+  constructor(readonly describe: (path: string) => string) {}
+}
+
+/** Thrown by the untracked pass past MAX_UNTRACKED levels of nesting (see encodeSnapshot). */
+const TOO_DEEP = Symbol("too deep");
+const MAX_UNTRACKED = 200;
+
+/** `seen` (the objects on the current path) is tracked only in the second pass, for cycles. */
+function encode(v: unknown, seen: Set<object> | undefined, depth: number): unknown {
   switch (typeof v) {
     case "string": case "boolean": return v;
     case "number":
@@ -38,36 +94,81 @@ function encode(v: unknown, path: string, seen: Set<object>): unknown {
     case "bigint": return tag("bigint", v.toString());
     case "undefined": return tag("undefined", null);
     case "object": break;
-    default: throw unsupported(v, path);
+    default: {
+      const t = typeof v;
+      throw new BadValue((path) => `snapshot: the value at ${path} is a ${t}, which operator state cannot hold (plain data only)`);
+    }
   }
   if (v === null) return null;
-  if (seen.has(v)) throw new ExecutionError(`snapshot: the value at ${path} refers back to itself; operator state must be a tree of plain data`);
-  seen.add(v);
+  if (seen !== undefined) {
+    if (seen.has(v)) throw new BadValue((path) => `snapshot: the value at ${path} refers back to itself; operator state must be a tree of plain data`);
+    seen.add(v);
+  } else if (depth > MAX_UNTRACKED) {
+    throw TOO_DEEP;
+  }
   try {
-    if (Array.isArray(v)) return v.map((x, i) => encode(x, `${path}[${i}]`, seen));
+    return encodeObject(v, seen, depth + 1);
+  } finally {
+    seen?.delete(v);
+  }
+}
+
+function encodeObject(v: object, seen: Set<object> | undefined, depth: number): unknown {
+  let part = "";
+  try {
+    if (Array.isArray(v)) {
+      const out = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === "string" || typeof x === "boolean" || x === null) out[i] = x;
+        else { part = `[${i}]`; out[i] = encode(x, seen, depth); }
+      }
+      return out;
+    }
     if (v instanceof Date) return tag("date", v.getTime());
     if (Decimal.isDecimal(v)) return tag("decimal", (v as Decimal).toString());
-    if (v instanceof Map) return tag("map", [...v].map(([k, x], i) => [encode(k, `${path}.key(${i})`, seen), encode(x, `${path}.get(${i})`, seen)]));
-    if (v instanceof Set) return tag("set", [...v].map((x, i) => encode(x, `${path}.item(${i})`, seen)));
+    if (v instanceof Map) {
+      const out: unknown[] = [];
+      let i = 0;
+      for (const [k, x] of v) {
+        part = `.key(${i})`;
+        const ek = encode(k, seen, depth);
+        part = `.get(${i})`;
+        out.push([ek, encode(x, seen, depth)]);
+        i++;
+      }
+      return tag("map", out);
+    }
+    if (v instanceof Set) {
+      const out: unknown[] = [];
+      let i = 0;
+      for (const x of v) { part = `.item(${i++})`; out.push(encode(x, seen, depth)); }
+      part = "";
+      return tag("set", out);
+    }
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      return tag(`typed:${v.constructor.name}`, Array.from(v as unknown as ArrayLike<number | bigint>, (x) => (typeof x === "bigint" ? x.toString() : encode(x, path, seen))));
+      return tag(`typed:${v.constructor.name}`, Array.from(v as unknown as ArrayLike<number | bigint>, (x) => (typeof x === "bigint" ? x.toString() : encode(x, seen, depth))));
     }
     const proto = Object.getPrototypeOf(v) as unknown;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = encode((v as Record<string, unknown>)[k], `${path}.${k}`, seen);
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = (v as Record<string, unknown>)[k];
+      // own properties whatever the name (a field called __proto__ must stay a field)
+      if (typeof x === "string" || typeof x === "boolean" || x === null) setOwn(out, k, x);
+      else { part = `.${k}`; setOwn(out, k, encode(x, seen, depth)); }
+    }
     // a class instance keeps its fields; its class comes back from the declared type on restore
     return proto === Object.prototype && !Object.prototype.hasOwnProperty.call(v, "$") ? out : tag("object", out);
-  } finally {
-    seen.delete(v);
+  } catch (e) {
+    if (e instanceof BadValue) e.path.push(part);
+    throw e;
   }
 }
 
 function tag($: string, v: unknown): Tagged {
   return { $, v };
-}
-
-function unsupported(v: unknown, path: string): ExecutionError {
-  return new ExecutionError(`snapshot: the value at ${path} is a ${typeof v}, which operator state cannot hold (plain data only)`);
 }
 
 const TYPED: Readonly<Record<string, new (xs: ArrayLike<number>) => ArrayBufferView>> = {
@@ -76,11 +177,22 @@ const TYPED: Readonly<Record<string, new (xs: ArrayLike<number>) => ArrayBufferV
 
 function decode(d: unknown): unknown {
   if (d === null || typeof d !== "object") return d;
-  if (Array.isArray(d)) return d.map(decode);
+  if (Array.isArray(d)) {
+    const out = new Array<unknown>(d.length);
+    for (let i = 0; i < d.length; i++) {
+      const x: unknown = d[i];
+      out[i] = x === null || typeof x !== "object" ? x : decode(x);
+    }
+    return out;
+  }
   const o = d as Record<string, unknown>;
   if (!Object.prototype.hasOwnProperty.call(o, "$")) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(o)) out[k] = decode(o[k]);
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const x = o[keys[i]!];
+      setOwn(out, keys[i]!, x === null || typeof x !== "object" ? x : decode(x));
+    }
     return out;
   }
   const { $, v } = o as Tagged;
@@ -94,7 +206,7 @@ function decode(d: unknown): unknown {
     case "set": return new Set((v as unknown[]).map(decode));
     case "object": {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = decode(x);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) setOwn(out, k, decode(x));
       return out;
     }
     default: {
@@ -108,4 +220,68 @@ function decode(d: unknown): unknown {
       throw new ExecutionError(`snapshot: unknown encoded value tag '${$}'`);
     }
   }
+}
+
+/**
+ * `JSON.stringify(encodeSnapshot(value))`, written straight from the value: checkpoints write operator state
+ * as JSON, and building the encoded tree first (a second copy of every key's state) and then stringifying it
+ * costs more than the state itself. Containers (arrays, plain and class objects, Maps, Sets) are written
+ * here; the rare leaves with a tagged form (bigint, NaN, undefined, Date, Decimal, typed arrays) go through
+ * `encode`, so the encoding has one definition. Anything this pass does not take on — a value that cannot
+ * be encoded, or nesting deep enough to be a cycle — is left to encodeSnapshot, which names the problem.
+ */
+export function encodeSnapshotJson(value: unknown): string {
+  try {
+    return json(value, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP && !(e instanceof BadValue)) throw e;
+  }
+  return JSON.stringify(encodeSnapshot(value));
+}
+
+function json(v: unknown, depth: number): string {
+  switch (typeof v) {
+    case "string": return JSON.stringify(v);
+    case "boolean": return v ? "true" : "false";
+    case "number": return Number.isFinite(v) && !Object.is(v, -0) ? String(v) : JSON.stringify(encode(v, undefined, depth));
+    case "object": break;
+    default: return JSON.stringify(encode(v, undefined, depth));
+  }
+  if (v === null) return "null";
+  if (depth > MAX_UNTRACKED) throw TOO_DEEP;
+  const d = depth + 1;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    let s = "[" + json(v[0], d);
+    for (let i = 1; i < v.length; i++) s += "," + json(v[i], d);
+    return s + "]";
+  }
+  if (v instanceof Map) {
+    let s = "{\"$\":\"map\",\"v\":[";
+    let first = true;
+    for (const [k, x] of v) {
+      s += (first ? "[" : ",[") + json(k, d) + "," + json(x, d) + "]";
+      first = false;
+    }
+    return s + "]}";
+  }
+  if (v instanceof Set) {
+    let s = "{\"$\":\"set\",\"v\":[";
+    let first = true;
+    for (const x of v) {
+      s += (first ? "" : ",") + json(x, d);
+      first = false;
+    }
+    return s + "]}";
+  }
+  if (v instanceof Date || Decimal.isDecimal(v) || ArrayBuffer.isView(v)) return JSON.stringify(encode(v, undefined, depth));
+  const keys = Object.keys(v);
+  let s = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    s += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + json((v as Record<string, unknown>)[k], d);
+  }
+  s += "}";
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype && !Object.prototype.hasOwnProperty.call(v, "$") ? s : "{\"$\":\"object\",\"v\":" + s + "}";
 }

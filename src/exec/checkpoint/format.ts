@@ -16,8 +16,13 @@ export interface OperatorStateEntry {
   readonly operator: string;
   /** The state's schema, field name → type (see `stateSchemaOf`), checked against the new job's operator. */
   readonly schema: Readonly<Record<string, string>>;
-  /** The operator's `snapshotState()`, encoded. */
+  /** The operator's `snapshotState()`, encoded (what a reader finds in the file). */
   readonly state: unknown;
+  /**
+   * In a snapshot being written: `state` already as JSON text (encodeSnapshotJson), which the writer puts in
+   * the file as `state` — a million keys' state is written without building its encoded tree first.
+   */
+  readonly stateJson?: string;
 }
 
 export interface SourceStateEntry {

@@ -2,7 +2,7 @@ import { ExecutionError } from "../../types/errors.js";
 import { LAYOUT_PREFIX } from "./state-layout.js";
 import type { JobGraph, OwnedOperator } from "../job-graph.js";
 import { type Operator, prepareSnapshot } from "../operator.js";
-import { decodeSnapshot, encodeSnapshot } from "../snapshot-codec.js";
+import { decodeSnapshot, decodeSnapshotInPlace, encodeSnapshot, encodeSnapshotJson } from "../snapshot-codec.js";
 import { type JobSnapshot, type OperatorStateEntry, type SourceStateEntry, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./format.js";
 
 /**
@@ -42,7 +42,7 @@ export function snapshotJob(graph: JobGraph, kind: JobSnapshot["kind"], checkpoi
     const state = o.op.snapshotState();
     if (state === null || state === undefined) continue;
     raw.set(o.op, state);
-    operators[o.uid] = { operator: operatorName(o.op), schema: stateSchemaOf(o), state: encodeSnapshot(state) };
+    operators[o.uid] = { operator: operatorName(o.op), schema: stateSchemaOf(o), state: undefined, stateJson: encodeSnapshotJson(state) };
   }
   const sources: Record<string, SourceStateEntry> = {};
   for (const s of graph.sources) {
@@ -99,7 +99,8 @@ export function restoreJob(graph: JobGraph, snapshot: JobSnapshot, path: string,
       throw new ExecutionError(`the snapshot at ${path} holds state ${dropped.map((f) => `'${f}'`).join(", ")} of uid '${o.uid}' that the job no longer declares; set 'execution.savepoint.ignore-unclaimed-state' = 'true' to drop it`);
     }
     try {
-      o.op.restoreState(decodeSnapshot(entry.state));
+      // the snapshot was just read from its file and is restored once: decoding may reuse its arrays and objects
+      o.op.restoreState(decodeSnapshotInPlace(entry.state));
     } catch (e) {
       throw new ExecutionError(`cannot restore the state of uid '${o.uid}' (${name}) from ${path}: ${(e as Error).message}`, { cause: e });
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, openSync, fsyncSync, closeSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { ExecutionError } from "../../types/errors.js";
@@ -20,13 +20,43 @@ function writeAtomically(parent: string, name: string, snapshot: JobSnapshot): s
   const tmp = join(parent, `.tmp-${name}-${randomBytes(4).toString("hex")}`);
   mkdirSync(tmp);
   const file = join(tmp, METADATA);
-  writeFileSync(file, JSON.stringify(snapshot));
-  const fd = openSync(file, "r");
-  try { fsyncSync(fd); } finally { closeSync(fd); }
+  const fd = openSync(file, "w");
+  try {
+    writeSnapshotText(fd, snapshot);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   const target = join(parent, name);
   if (existsSync(target)) rmSync(target, { recursive: true, force: true });
   renameSync(tmp, target);
   return target;
+}
+
+/**
+ * The JSON of `snapshot`, written piece by piece: the header, then each operator's state text as it is
+ * (`stateJson`, already JSON) — never one string of the whole checkpoint, and no second encoding pass.
+ */
+function writeSnapshotText(fd: number, snapshot: JobSnapshot): void {
+  const { operators, ...rest } = snapshot;
+  const head = JSON.stringify(rest);
+  writeAll(fd, head.slice(0, -1) + (head.length > 2 ? "," : "") + "\"operators\":{");
+  let first = true;
+  for (const uid of Object.keys(operators)) {
+    const { stateJson, state, ...entry } = operators[uid]!;
+    const text = JSON.stringify(entry);
+    writeAll(fd, (first ? "" : ",") + JSON.stringify(uid) + ":" + text.slice(0, -1) + (text.length > 2 ? "," : "") + "\"state\":");
+    writeAll(fd, stateJson ?? JSON.stringify(state) ?? "null");
+    writeAll(fd, "}");
+    first = false;
+  }
+  writeAll(fd, "}}");
+}
+
+/** writeSync may write less than asked: loop until all of `text` is in the file. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
 /** Writes checkpoint `chk-<id>` into `dir` and deletes completed checkpoints beyond the newest `retained`. */

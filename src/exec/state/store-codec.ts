@@ -1,4 +1,4 @@
-import { decodeSnapshot, encodeSnapshot } from "../snapshot-codec.js";
+import { decodeSnapshotInPlace, encodeSnapshotJson } from "../snapshot-codec.js";
 
 /**
  * Keys and values of a disk store as text, through the snapshot codec (snapshot-codec.ts): the same
@@ -10,17 +10,18 @@ import { decodeSnapshot, encodeSnapshot } from "../snapshot-codec.js";
 export function encodeKey(key: unknown): string {
   if (typeof key === "number" && Number.isFinite(key)) return key === 0 ? "0" : String(key);
   if (typeof key === "string") return JSON.stringify(key);
-  return JSON.stringify(encodeSnapshot(key));
+  return encodeSnapshotJson(key);
 }
 
+// the parsed text is this call's own: decoded in place, without a copy
 export function decodeKey(text: string): unknown {
-  return decodeSnapshot(JSON.parse(text));
+  return decodeSnapshotInPlace(JSON.parse(text));
 }
 
 export function encodeValue(value: unknown): string {
-  return JSON.stringify(encodeSnapshot(value));
+  return encodeSnapshotJson(value);
 }
 
 export function decodeValue(text: string): unknown {
-  return decodeSnapshot(JSON.parse(text));
+  return decodeSnapshotInPlace(JSON.parse(text));
 }

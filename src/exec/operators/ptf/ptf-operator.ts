@@ -16,7 +16,7 @@ import { CallPhase, MAX_DATE_MS, type TimeHost } from "./time-context.js";
 import { copyValue } from "./state-copy.js";
 import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
 import { type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
-import { ValueStateSlot } from "./value-state.js";
+import { type ValueStateEntry, ValueStateSlot } from "./value-state.js";
 import { type StateAccess, stateAccess } from "./state-access.js";
 import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
 import { modeInfo } from "../../../ptf/changelog.js";
@@ -31,7 +31,7 @@ import type { ValueStateFiles } from "../../state/snapshot-store.js";
 export interface PtfSnapshot {
   readonly uid: string | undefined;
   /** Per state entry its entries, or (disk backend, in a checkpoint) the files holding them. */
-  readonly values: Readonly<Record<string, readonly (readonly [unknown, object, number | undefined])[] | ValueStateFiles>>;
+  readonly values: Readonly<Record<string, readonly ValueStateEntry[] | ValueStateFiles>>;
   readonly views: Readonly<Record<string, readonly (readonly [unknown, unknown])[] | StoreFiles>>;
   /** Registered timers in firing order: [key, name, time, record, input?]. */
   readonly timers?: readonly TimerSnapshot[];

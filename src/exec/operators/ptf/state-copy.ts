@@ -13,7 +13,14 @@ export function copyValue<T>(v: T): T {
   if (v instanceof Map) return new Map([...v].map(([k, x]) => [copyValue(k), copyValue(x)])) as T;
   if (Decimal.isDecimal(v)) return v; // immutable
   const proto = Object.getPrototypeOf(v) as object | null;
-  const out = Object.create(proto) as Record<string, unknown>;
-  for (const k of Object.keys(v)) setOwn(out, k, copyValue((v as Record<string, unknown>)[k]));
+  // a literal for plain objects: Object.create(Object.prototype) is several times slower per object, and
+  // checkpoints copy every key's state
+  const out = (proto === Object.prototype ? {} : Object.create(proto)) as Record<string, unknown>;
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = (v as Record<string, unknown>)[k];
+    setOwn(out, k, x === null || typeof x !== "object" ? x : copyValue(x));
+  }
   return out as T;
 }

@@ -7,6 +7,9 @@ import { TtlCleaner } from "./ttl-cleaner.js";
 import { HASHMAP_BACKEND, type KeyedStore, type StateBackend } from "../../state/keyed-store.js";
 import { restoreStore, storeSnapshot, type ValueStateFiles } from "../../state/snapshot-store.js";
 
+/** One key's entry of a value state in a checkpoint: [key, state, last write (TTL only)]. */
+export type ValueStateEntry = readonly [key: unknown, state: object, lastWrite?: number | undefined];
+
 /**
  * Eager value state of one state entry, for all keys: `Map<key, object>` holding the very objects
  * `eval` mutates, so the hot path has no copy and no write-back (no immer per record).
@@ -104,21 +107,30 @@ export class ValueStateSlot {
    * Plain-data copy of all entries for a checkpoint: [key, state, lastWrite][]; with a disk backend during
    * a checkpoint, the files its stores wrote instead (state/snapshot-store.ts).
    */
-  snapshot(): [unknown, object, number | undefined][] | ValueStateFiles {
+  snapshot(): ValueStateEntry[] | ValueStateFiles {
     const files = storeSnapshot(this.map, this.times);
     if (files !== undefined) return files;
-    return [...this.map].map(([k, v]) => [k, copyValue(v), this.times?.get(k)]);
+    // one loop, no intermediate arrays; without TTL an entry is [key, state] (a missing write time reads
+    // as undefined, so checkpoints that wrote it as a third element restore the same)
+    const out: ValueStateEntry[] = [];
+    const times = this.times;
+    if (times === undefined) for (const [k, v] of this.map) out.push([k, copyValue(v)]);
+    else for (const [k, v] of this.map) out.push([k, copyValue(v), times.get(k)]);
+    return out;
   }
 
-  restore(entries: readonly (readonly [unknown, object, number | undefined])[] | ValueStateFiles, now: number): void {
+  restore(entries: readonly ValueStateEntry[] | ValueStateFiles, now: number): void {
     if (!Array.isArray(entries)) {
       restoreStore(entries as ValueStateFiles, this.map, this.times, (v) => this.revive(v as object), now);
       return;
     }
-    for (const [k, v, t] of entries as readonly (readonly [unknown, object, number | undefined])[]) {
-      this.map.set(k, this.revive(copyValue(v)));
+    const list = entries as readonly ValueStateEntry[];
+    const times = this.times;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
+      this.map.set(e[0], this.revive(copyValue(e[1])));
       // an entry from a checkpoint without TTL starts its TTL at the restore
-      this.times?.set(k, t ?? now);
+      if (times !== undefined) times.set(e[0], e[2] ?? now);
     }
   }
 
