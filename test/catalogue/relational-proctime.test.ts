@@ -193,3 +193,55 @@ describe("processing-time window aggregation, two phases", () => {
     expect(r.before).toEqual([]);
   });
 });
+
+// ---- MATCH_RECOGNIZE ordered by a PROCTIME() attribute ------------------------------------------------
+const SKIP_SQL = (skip: string) => `insert into MySink SELECT * FROM MyTable MATCH_RECOGNIZE(PARTITION BY vehicle_id ORDER BY proctime
+      MEASURES FIRST(A.engine_temperature) as Initial_Temp, LAST(A.engine_temperature) as Final_Temp ONE ROW PER MATCH ${skip}
+      PATTERN (A+ B) DEFINE A as LAST(A.engine_temperature,1) is NULL OR A.engine_temperature > LAST(A.engine_temperature,1),
+      B as B.engine_temperature < LAST(A.engine_temperature)) MR`;
+const TEMPERATURES: CatalogueSource = {
+  name: "MyTable", columns: "vehicle_id bigint, engine_temperature int, proctime as PROCTIME()",
+  before: [[1, 100], [1, 102], [1, 104], [1, 106], [1, 105], [1, 107], [1, 101], [1, 100]], after: [[1, 110], [1, 111], [1, 99]],
+};
+const MATCH_CLOCK = { before: at("2020-10-10T00:00:01"), after: at("2020-10-10T00:00:02") };
+const TEMPERATURE_SINK = { name: "MySink", columns: "vehicle_id bigint, Initial_Temp int, Final_Temp int" };
+
+describe("MATCH_RECOGNIZE ORDER BY proctime (rows in arrival order), two phases", () => {
+  it("R-149 match-simple: the partial match a, b survives the savepoint and completes with c", async () => {
+    const r = await runRestore({
+      sources: [{
+        name: "MyTable", columns: "id bigint, name varchar, proctime as PROCTIME()",
+        before: [[1, "a"], [2, "z"], [3, "b"], [4, "c"], [5, "d"], [6, "a"], [7, "b"], [8, "c"], [9, "a"], [10, "b"]], after: [[11, "c"]],
+      }],
+      sink: { name: "MySink", columns: "a bigint, b bigint, c bigint" },
+      clock: MATCH_CLOCK,
+      sql: `insert into MySink SELECT T.aid, T.bid, T.cid
+     FROM MyTable MATCH_RECOGNIZE (
+             ORDER BY proctime
+             MEASURES
+             \`A"\`.id AS aid,
+             l.id AS bid,
+             C.id AS cid
+             PATTERN (\`A"\` l C)
+             DEFINE
+                 \`A"\` AS name = 'a',
+                 l AS name = 'b',
+                 C AS name = 'c'
+     ) AS T`,
+    });
+    expect(r.before).toEqual(["+I[6, 7, 8]"]);
+    expect(r.after).toEqual(["+I[9, 10, 11]"]);
+  });
+
+  it("R-153 match-skip-to-first", async () => {
+    const r = await runRestore({ sources: [TEMPERATURES], sink: TEMPERATURE_SINK, clock: MATCH_CLOCK, sql: SKIP_SQL("AFTER MATCH SKIP TO FIRST B") });
+    expect(r.before).toEqual(["+I[1, 100, 106]", "+I[1, 105, 107]", "+I[1, 101, 101]"]);
+    expect(r.after).toEqual(["+I[1, 100, 111]"]);
+  });
+
+  it("R-155 match-skip-to-next-row", async () => {
+    const r = await runRestore({ sources: [TEMPERATURES], sink: TEMPERATURE_SINK, clock: MATCH_CLOCK, sql: SKIP_SQL("AFTER MATCH SKIP TO NEXT ROW") });
+    expect(r.before).toEqual(["+I[1, 100, 106]", "+I[1, 102, 106]", "+I[1, 104, 106]", "+I[1, 106, 106]", "+I[1, 105, 107]", "+I[1, 107, 107]", "+I[1, 101, 101]"]);
+    expect(r.after).toEqual(["+I[1, 100, 111]", "+I[1, 110, 111]", "+I[1, 111, 111]"]);
+  });
+});
