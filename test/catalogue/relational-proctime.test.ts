@@ -3,8 +3,7 @@
 // window aggregation (R-161, R-167). Each phase reads its own scripted job clock (`clock`); the dimension
 // table of the lookup programs holds Flink's "after" rows in phase two (Bob's row replaced, Joana added).
 import { describe, expect, it } from "vitest";
-import { defineConnector } from "../../src/index.js";
-import type { TableEnvironment } from "../../src/index.js";
+import { DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment, defineConnector } from "../../src/index.js";
 import { type CatalogueSource, runRestore, sorted } from "./restore-runner.js";
 
 const at = (iso: string) => Date.parse(`${iso}Z`);
@@ -243,5 +242,20 @@ describe("MATCH_RECOGNIZE ORDER BY proctime (rows in arrival order), two phases"
     const r = await runRestore({ sources: [TEMPERATURES], sink: TEMPERATURE_SINK, clock: MATCH_CLOCK, sql: SKIP_SQL("AFTER MATCH SKIP TO NEXT ROW") });
     expect(r.before).toEqual(["+I[1, 100, 106]", "+I[1, 102, 106]", "+I[1, 104, 106]", "+I[1, 106, 106]", "+I[1, 105, 107]", "+I[1, 107, 107]", "+I[1, 101, 101]"]);
     expect(r.after).toEqual(["+I[1, 100, 111]", "+I[1, 110, 111]", "+I[1, 111, 111]"]);
+  });
+});
+
+describe("MATCH_PROCTIME()", () => {
+  it("is the match's processing time (its last row's PROCTIME() value), a proctime attribute of the output", async () => {
+    const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    let n = 0;
+    env.setClock(() => at("2020-10-10T00:00:00") + 1000 * n++);
+    env.createTemporaryView("T", env.fromValues(Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
+      .columnByExpression("proctime", "PROCTIME()").build(), Row.of(1, "a"), Row.of(2, "b"), Row.of(3, "a"), Row.of(4, "z"), Row.of(5, "b")) as never);
+    const q = env.sqlQuery("SELECT * FROM T MATCH_RECOGNIZE (ORDER BY proctime MEASURES A.id AS aid, MATCH_PROCTIME() AS p PATTERN (A B) DEFINE A AS name = 'a', B AS name = 'b') AS M");
+    expect(q.getResolvedSchema().column("p").type.toString()).toBe("TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*");
+    expect(await q.execute().toChangelog()).toEqual(["+I[1, 2020-10-10T00:00:01Z]"]);
+    expect(() => env.sqlQuery("SELECT * FROM T MATCH_RECOGNIZE (ORDER BY proctime MEASURES A.id AS aid PATTERN (A B) DEFINE A AS MATCH_PROCTIME() IS NOT NULL, B AS name = 'b') AS M"))
+      .toThrow(/MATCH_PROCTIME\(\) can only be used in MEASURES/);
   });
 });
