@@ -98,6 +98,37 @@ describe("lookup joins (FOR SYSTEM_TIME AS OF O.proc_time), two phases", () => {
   });
 });
 
+describe("a lookup join's rows in flight at the savepoint", () => {
+  it("are in the snapshot and looked up again after the restore (neither lost nor emitted twice)", async () => {
+    // phase one: the lookup of customer 2 never answers, so order 4 and every later order wait behind it (input order)
+    const stuck = (env: TableEnvironment, phase: "before" | "after") => {
+      const rows = phase === "before" ? CUSTOMERS_BEFORE : CUSTOMERS_AFTER;
+      env.registerConnector(defineConnector({
+        name: "memory-dim",
+        options: {},
+        lookup: {
+          createReader: () => ({
+            lookup: (key: readonly unknown[]) => (phase === "before" && key[0] === 2 ? new Promise<unknown[][]>(() => { /* never */ })
+              : Promise.resolve(rows.filter((r) => r[0] === key[0]))),
+          }),
+        },
+      }));
+      env.executeSql("CREATE TABLE customers_t (id INT PRIMARY KEY NOT ENFORCED, name STRING, age INT, city STRING, state STRING, zipcode INT) WITH ('connector' = 'memory-dim')");
+    };
+    const r = await runRestore({
+      sources: [ORDERS], sink: LOOKUP_SINK, setup: stuck,
+      sql: `INSERT INTO sink_t SELECT ${COLUMNS} FROM orders_t as O JOIN customers_t FOR SYSTEM_TIME AS OF O.proc_time AS C ON O.customer_id = C.id`,
+    });
+    expect(r.before).toEqual(["+I[1, 44.44, 3, Claire, 37, Austin, Texas, 73301]", "+I[2, 100.02, 5, Jake, 42, New York City, New York, 10001]"]);
+    // orders 4, 3, 6, 5 were restored and looked up in the table of phase two (Bob's new row)
+    expect(r.after).toEqual([
+      "+I[4, 92.61, 2, Alice, 32, San Francisco, California, 95016]", "+I[3, 23.89, 1, Bob, 28, San Jose, California, 94089]",
+      "+I[6, 7.65, 4, Shannon, 29, Boise, Idaho, 83701]", "+I[5, 12.78, 2, Alice, 32, San Francisco, California, 95016]",
+      "+I[7, 17.58, 6, Joana, 54, Atlanta, Georgia, 30033]", "+I[9, 143.21, 1, Bob, 28, San Jose, California, 94089]",
+    ]);
+  });
+});
+
 // ---- top-N, deduplication, temporal sort ------------------------------------------------------------------
 describe("top-N, deduplication and sort on a PROCTIME() column, two phases", () => {
   it("R-041 rank-n-test: the first two arrivals per key; state carries the count over the restore", async () => {

@@ -180,7 +180,9 @@ export class LookupJoinOperator extends BaseOperator {
       },
       drain: () => {
         if (this.failure) throw this.failure;
-        return this.head < this.queue.length ? this.next() : undefined;
+        // a cancelled (or stopped-with-savepoint) job does not wait for lookups that may never answer: the
+        // rows they were for are in the snapshot
+        return this.head < this.queue.length && !this.abort.signal.aborted ? this.next() : undefined;
       },
       // while the sources wait, a completed lookup wakes the job: an idle input must not hold results back
       inFlight: () => (this.inFlight > 0 && this.failure === undefined ? this.next() : undefined),
@@ -203,6 +205,7 @@ export class LookupJoinOperator extends BaseOperator {
 
   override close(): void {
     this.abort.abort();
+    this.notify();
     const r = this.opened;
     this.opened = undefined;
     try { r?.close(); } catch { /* closing must not hide why the job stopped */ }
