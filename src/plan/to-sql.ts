@@ -261,8 +261,8 @@ class Renderer {
 
   /**
    * Flink's lookup join: `JOIN t FOR SYSTEM_TIME AS OF l.proc_time AS r ON l.x = r.key` — it needs a
-   * processing-time attribute of the probe side. (tablestream's SQL reads FOR SYSTEM_TIME AS OF as a temporal
-   * join only, so this text is for Flink; docs/sql.md.)
+   * processing-time attribute of the probe side. tablestream's SQL reads it back as a lookup join when the
+   * table can be looked up (docs/sql.md), so the text runs here too.
    */
   private lookupJoin(n: LookupJoinNode): string {
     const inputNames = n.input.schema.names;

@@ -139,7 +139,11 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
             if (time !== "ROWTIME") return at(pos, () => { throw new ValidationError("MATCH_ROWTIME() needs a MATCH_RECOGNIZE ordered by a rowtime attribute"); });
             return nav({ kind: "matchRowtime" }, schema.columns[orderKeys[0]!.column]!.type.notNull());
           case "MATCH_PROCTIME":
-            return at(pos, () => { throw new ValidationError("MATCH_PROCTIME() needs a processing-time attribute, and tablestream has no PROCTIME() yet"); });
+            // processing time moves with the rows: the match's processing time is its last row's PROCTIME() value
+            if (defining !== undefined) return at(pos, () => { throw new ValidationError(`MATCH_PROCTIME() can only be used in MEASURES, not in ${where}`); });
+            if (e.args.length !== 0) return at(pos, () => { throw new ValidationError(`MATCH_PROCTIME() takes no arguments, got ${e.args.length}`); });
+            if (time !== "PROCTIME") return at(pos, () => { throw new ValidationError("MATCH_PROCTIME() needs a processing-time attribute: tablestream supports it in a MATCH_RECOGNIZE ordered by a PROCTIME() column"); });
+            return nav({ kind: "matchRowtime" }, schema.columns[orderKeys[0]!.column]!.type.notNull());
           case "CLASSIFIER": case "MATCH_NUMBER": case "RUNNING": case "FINAL":
             return at(pos, () => { throw new ValidationError(`${fn}() is not supported in MATCH_RECOGNIZE (Flink does not support it either)`); });
           default:
@@ -174,7 +178,8 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
   for (const m of measures) {
     if (out.some((o) => o.name === m.name)) at(m.pos, () => { throw new ValidationError(`the output of MATCH_RECOGNIZE has column '${m.name}' twice (partition columns come first, then the measures)`); });
     const type = at(m.pos, () => typeOf(m.expr, navigationSchema, pc));
-    // only MATCH_ROWTIME() is a time attribute of the output (Flink): a time column read from the match is a plain timestamp
+    // only MATCH_ROWTIME() / MATCH_PROCTIME() are time attributes of the output (Flink): a time column read from
+    // the match is a plain timestamp
     const isMatchRowtime = m.expr.kind === "Column" && navigations[Number(/^\$nav(\d+)$/.exec(m.expr.name)?.[1] ?? -1)]?.kind === "matchRowtime";
     out.push({ name: m.name, type: isMatchRowtime ? type : type.withTimeAttribute(undefined) });
   }

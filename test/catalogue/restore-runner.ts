@@ -53,8 +53,16 @@ export interface CatalogueProgram {
    * consumedBeforeRestore rows); by default as soon as the sources have handed over their rows.
    */
   readonly beforeRows?: number;
-  /** Statements run before the INSERT in both phases (CREATE VIEW, CREATE FUNCTION ...). */
-  readonly setup?: (env: TableEnvironment) => void;
+  /**
+   * Statements run before the INSERT in both phases (CREATE VIEW, CREATE FUNCTION ...); `phase` tells which,
+   * for programs whose lookup (dimension) tables hold other rows after the restore.
+   */
+  readonly setup?: (env: TableEnvironment, phase: "before" | "after") => void;
+  /**
+   * The job clock (processing time, epoch millis) of each phase, for PROCTIME() programs: Flink runs the two
+   * phases at two moments of processing time; each phase here reads the clock standing at its own moment.
+   */
+  readonly clock?: { readonly before: number; readonly after: number };
 }
 
 export interface RestoreResult {
@@ -111,6 +119,7 @@ export async function runRestore(program: CatalogueProgram): Promise<RestoreResu
     const run = (config: Record<string, string>, phase: "before" | "after") => {
       const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
       for (const [k, v] of Object.entries(config)) env.getConfig().set(k, v);
+      if (program.clock !== undefined) { const now = program.clock[phase]; env.setClock(() => now); }
       let previous: Feed | undefined;
       const drained: Promise<void>[] = [];
       for (const s of program.sources) {
@@ -126,7 +135,7 @@ export async function runRestore(program: CatalogueProgram): Promise<RestoreResu
       }
       const declared = sink.descriptor(schemaOf(env, program.sink.columns));
       env.createTemporaryTable(program.sink.name, program.sink.layout ? program.sink.layout(declared) : declared);
-      program.setup?.(env);
+      program.setup?.(env, phase);
       return { result: env.executeSql(program.sql), drained: Promise.all(drained) };
     };
     const first = run({ ...program.config }, "before");

@@ -175,6 +175,70 @@ describe("toSql(): lookup joins", () => {
   });
 });
 
+describe("toSql(): lookup joins round-trip through executeSql", () => {
+  const CUSTOMERS: unknown[][] = [["a", "Alice", 32], ["b", "Bob", 28]];
+  function lookupSetup() {
+    const env = TableEnvironment.create();
+    env.setClock(() => Date.UTC(2025, 0, 1, 8));
+    env.registerConnector(defineConnector({
+      name: "memory-dim",
+      options: {},
+      lookup: { createReader: () => ({ lookup: async (key: readonly unknown[]) => CUSTOMERS.filter((r) => r[0] === key[0]) }) },
+    }));
+    env.executeSql("CREATE TABLE Dim (id STRING, name STRING, age INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'memory-dim')");
+    const orders = env.fromValues(Schema.newBuilder().column("o", DataTypes.INT()).column("k", DataTypes.STRING())
+      .columnByExpression("pt", "PROCTIME()").build(), Row.of(1, "a"), Row.of(2, "z"), Row.of(3, "b"), Row.of(4, null));
+    env.createTemporaryView("Orders", orders as never);
+    return { env, orders };
+  }
+
+  it("an inner lookup join: JOIN t FOR SYSTEM_TIME AS OF l.pt AS r ON key = r.id, the same rows", async () => {
+    const { env, orders } = lookupSetup();
+    const { sql, rows } = await roundTrip(env, any(orders).joinLateral(call(env.lookupFunction("Dim", "id"), $("k"))));
+    // the PROCTIME() column of a VALUES table is a projection over it (Flink's plan has the same Calc)
+    expect(sql).toBe([
+      "SELECT t0.`o` AS `o`, t0.`k` AS `k`, t0.`pt` AS `pt`, t3.`id` AS `id`, t3.`name` AS `name`, t3.`age` AS `age`",
+      "FROM (",
+      "  SELECT `o` AS `o`, `k` AS `k`, PROCTIME() AS `pt`",
+      "  FROM (",
+      "    SELECT * FROM (VALUES (CAST(1 AS INT), CAST('a' AS STRING)), (CAST(2 AS INT), CAST('z' AS STRING)), (CAST(3 AS INT), CAST('b' AS STRING)), (CAST(4 AS INT), CAST(NULL AS STRING))) AS t2 (`o`, `k`)",
+      "  ) AS t1",
+      ") AS t0",
+      "JOIN `Dim` FOR SYSTEM_TIME AS OF t0.`pt` AS t3 ON (t0.`k` = t3.`id`)",
+    ].join("\n"));
+    expect(rows).toEqual(["+I[1, a, 2025-01-01T08:00:00Z, a, Alice, 32]", "+I[3, b, 2025-01-01T08:00:00Z, b, Bob, 28]"]);
+  });
+
+  it("a LEFT lookup join with a condition on the looked-up row: misses and NULL keys are padded", async () => {
+    const { env, orders } = lookupSetup();
+    const joined = any(orders).leftOuterJoinLateral(call(env.lookupFunction("Dim", "id"), $("k")), $("age").isGreater(30));
+    const { sql, rows } = await roundTrip(env, joined);
+    expect(sql).toContain("\nLEFT JOIN `Dim` FOR SYSTEM_TIME AS OF t0.`pt` AS t3 ON (t0.`k` = t3.`id`) AND (t3.`age` > 30)");
+    expect(rows).toEqual([
+      "+I[1, a, 2025-01-01T08:00:00Z, a, Alice, 32]", "+I[2, z, 2025-01-01T08:00:00Z, null, null, null]",
+      "+I[3, b, 2025-01-01T08:00:00Z, null, null, null]", "+I[4, null, 2025-01-01T08:00:00Z, null, null, null]",
+    ]);
+  });
+});
+
+describe("toSql(): processing-time deduplication round-trips through executeSql", () => {
+  it("keep first / keep last: ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt ASC|DESC) = 1, the same changelog", async () => {
+    const env = TableEnvironment.create();
+    env.setClock(() => Date.UTC(2025, 0, 1, 8));
+    const t = env.fromValues(Schema.newBuilder().column("v", DataTypes.INT()).column("k", DataTypes.STRING()).columnByExpression("pt", "PROCTIME()").build(),
+      Row.of(1, "x"), Row.of(2, "x"), Row.of(3, "y"), Row.of(4, "x"));
+    const first = await roundTrip(env, any(t).deduplicate({ keys: [$("k")], keep: "first" }));
+    expect(first.sql).toContain("ROW_NUMBER() OVER (PARTITION BY `k` ORDER BY `pt` ASC) AS `rn`");
+    expect(first.rows).toEqual(["+I[1, x, 2025-01-01T08:00:00Z]", "+I[3, y, 2025-01-01T08:00:00Z]"]);
+    const last = await roundTrip(env, any(t).deduplicate({ keys: [$("k")], keep: "last" }));
+    expect(last.sql).toContain("ROW_NUMBER() OVER (PARTITION BY `k` ORDER BY `pt` DESC) AS `rn`");
+    expect(last.rows).toEqual([
+      "+I[1, x, 2025-01-01T08:00:00Z]", "-U[1, x, 2025-01-01T08:00:00Z]", "+U[2, x, 2025-01-01T08:00:00Z]", "+I[3, y, 2025-01-01T08:00:00Z]",
+      "-U[2, x, 2025-01-01T08:00:00Z]", "+U[4, x, 2025-01-01T08:00:00Z]",
+    ]);
+  });
+});
+
 describe("toSql(): PTF calls", () => {
   it("SELECT * FROM f(input => TABLE t PARTITION BY k, uid => ...) with the function's registered name", async () => {
     const { env, t } = setup();

@@ -27,7 +27,9 @@ const DEFAULT_CAPACITY = 16;
  * A processing-time lookup join (Flink's LookupJoinRunner / AsyncLookupJoinRunner): each input row asks the
  * lookup source for the rows of its key, as the source holds them now, and is emitted once per found row that
  * passes the residual (LEFT: padded once when none does), with the input row's kind. A NULL key finds nothing.
- * No state: a restored job simply looks up again.
+ * Its only state is the rows taken in and not emitted yet (Flink's AsyncWaitOperator keeps its in-flight
+ * inputs in state): a restored job looks them up again, so a row in flight at a savepoint is neither lost nor
+ * emitted twice. A restored job looks every later row up in the table as it is then.
  *
  * A lookup answered synchronously (an in-memory source, a cache hit) is joined at once while nothing waits.
  * An asynchronous answer puts the row in an ordered queue; later rows queue behind it (their lookups start
@@ -178,13 +180,32 @@ export class LookupJoinOperator extends BaseOperator {
       },
       drain: () => {
         if (this.failure) throw this.failure;
-        return this.head < this.queue.length ? this.next() : undefined;
+        // a cancelled (or stopped-with-savepoint) job does not wait for lookups that may never answer: the
+        // rows they were for are in the snapshot
+        return this.head < this.queue.length && !this.abort.signal.aborted ? this.next() : undefined;
       },
+      // while the sources wait, a completed lookup wakes the job: an idle input must not hold results back
+      inFlight: () => (this.inFlight > 0 && this.failure === undefined ? this.next() : undefined),
     };
+  }
+
+  override snapshotState(): unknown {
+    const pending: [number, unknown[]][] = [];
+    for (let i = this.head; i < this.queue.length; i++) {
+      const p = this.queue[i]!;
+      if (p.row !== null) pending.push([p.kind, p.row]);
+    }
+    return pending.length === 0 ? null : { pending };
+  }
+
+  override restoreState(state: unknown): void {
+    if (state === null || state === undefined) return;
+    for (const [kind, row] of (state as { pending: [number, unknown[]][] }).pending) this.processElement(0, kind, row);
   }
 
   override close(): void {
     this.abort.abort();
+    this.notify();
     const r = this.opened;
     this.opened = undefined;
     try { r?.close(); } catch { /* closing must not hide why the job stopped */ }

@@ -102,7 +102,8 @@ export class MatchRecognizeOperator extends EventTimeOperator {
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
-    if (this.node.timeAttribute === "PROCTIME") { this.match(row, Date.now(), kind); return; }
+    // processing time: rows match in arrival order, at the PROCTIME() value the row was read with (the job clock)
+    if (this.node.timeAttribute === "PROCTIME") { this.match(row, this.rowtime(row), kind); return; }
     const t = this.rowtime(row);
     if (t <= this.currentWatermark) {
       this.numLateRecordsDropped++;
