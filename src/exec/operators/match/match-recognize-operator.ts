@@ -6,7 +6,7 @@ import { ExecutionError } from "../../../types/errors.js";
 import { Kind } from "../../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js";
 import { EventTimeOperator } from "../../windows/event-time-operator.js";
-import { type RowComparator, rowComparator } from "../sort/row-comparator.js";
+import { type RowComparator, insertSorted, rowComparator } from "../sort/row-comparator.js";
 import { errorWithRow } from "../row-error.js";
 import { type Nfa, compileNfa } from "./nfa.js";
 import { Navigator, type Step } from "./navigation.js";
@@ -109,15 +109,7 @@ export class MatchRecognizeOperator extends EventTimeOperator {
       this.numLateRecordsDropped++;
       return;
     }
-    const rows = this.pending;
-    let lo = this.head;
-    let hi = rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(rows[mid]!, row) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    rows.splice(lo, 0, row);
+    insertSorted(this.pending, this.head, row, this.compare);
   }
 
   protected override onWatermark(wm: number): void {

@@ -1,7 +1,7 @@
 import type { SortKey } from "../../../plan/nodes/sort.js";
 import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
-import { type RowComparator, rowComparator } from "./row-comparator.js";
+import { type RowComparator, insertSorted, rowComparator } from "./row-comparator.js";
 
 /**
  * ORDER BY an ascending event-time attribute (then other keys) over an insert-only stream, as Flink's
@@ -35,15 +35,7 @@ export class TemporalSortOperator extends BaseOperator {
       this.late++;
       return;
     }
-    const rows = this.rows;
-    let lo = this.head;
-    let hi = rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(rows[mid]!, row) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    rows.splice(lo, 0, row);
+    insertSorted(this.rows, this.head, row, this.compare);
   }
 
   protected override onWatermark(wm: number): void {
