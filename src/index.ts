@@ -78,6 +78,8 @@ export type { SinkKindOf, SinkTarget, ConnectorSpec, ConnectorTable, SinkChangel
 export { InsertTableResult, TablePipeline } from "./table/insert.js";
 export { StatementSet } from "./table/statement-set.js";
 export { CollectionSink } from "./table/collection-sink.js";
+export { manualClock } from "./exec/time/clock.js";
+export type { ManualClock, WakingClock } from "./exec/time/clock.js";
 export { CollectionSource } from "./connectors/collection-source.js";
 export { TemporalTableFunction, LookupFunction } from "./functions/temporal-table-function.js";
 export { PartitionedTable } from "./table/partitioned-table.js";

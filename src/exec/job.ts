@@ -9,6 +9,8 @@ import type { OperatorTable } from "./operator-table.js";
 import { prepareSnapshot } from "./operator.js";
 import type { StateBackend } from "./state/keyed-store.js";
 import { stateBackendFor } from "./state/backend-options.js";
+import { ProcessingTimeService, usesProcessingTime } from "./time/processing-time-service.js";
+import { wakeAt } from "./time/clock.js";
 
 /**
  * A running job: sources are polled one slice at a time and their records pushed synchronously
@@ -17,6 +19,9 @@ import { stateBackendFor } from "./state/backend-options.js";
  * multi-input operators see their inputs side by side. A source with nothing to give right now is
  * passed over until the next step; the job waits (returns a Promise) only when every source that has
  * not ended is waiting.
+ *
+ * Processing-time timers (time/processing-time-service.ts) fire at the start of every step once the job
+ * clock has reached them; while every source waits, the job also wakes at the earliest timer (time/clock.ts).
  */
 export class LocalJob implements Job {
   private readonly graph: JobGraph;
@@ -28,6 +33,11 @@ export class LocalJob implements Job {
   private readonly checkpoints: CheckpointCoordinator;
   /** Where keyed state lives (state.backend.type); removed when the job ends. */
   private readonly backend: StateBackend;
+  /** The processing-time timers of the job's operators; `clock` is what they are due by. */
+  private readonly timers = new ProcessingTimeService();
+  private readonly clock: () => number;
+  /** Cancels the wake-up requested for the earliest timer while the sources were idle. */
+  private cancelWake: (() => void) | undefined;
 
   constructor(plan: PlanNode, settings: JobSettings, sink: JobSink, operators: OperatorTable, resolveFunction?: FunctionResolver) {
     this.backend = settings.stateBackend ?? stateBackendFor(settings.config);
@@ -40,6 +50,8 @@ export class LocalJob implements Job {
       throw e;
     }
     this.active = this.graph.sources.filter((s) => !s.done);
+    this.clock = settings.clock;
+    for (const op of this.graph.operators) if (usesProcessingTime(op)) op.bindProcessingTime(this.timers);
   }
 
   /** Opens the operators and restores the snapshot the job starts from (once, before the first record). */
@@ -57,6 +69,8 @@ export class LocalJob implements Job {
     if (this.finished) return "done";
     try {
       this.ensureOpen();
+      if (this.cancelWake !== undefined) { this.cancelWake(); this.cancelWake = undefined; }
+      if (this.timers.size > 0) this.timers.fireDue(this.clock());
       const checkpoints = this.checkpoints;
       if (checkpoints.periodic) {
         if (checkpoints.due()) {
@@ -213,7 +227,20 @@ export class LocalJob implements Job {
       const p = work[i]!.inFlight?.();
       if (p !== undefined) (wakes ??= [r]).push(p);
     }
+    // an idle source must not hold back a due processing-time window either: wake at the earliest timer
+    if (this.timers.size > 0) {
+      let wake!: () => void;
+      const timer = new Promise<void>((resolve) => { wake = resolve; });
+      this.cancelWake = wakeAt(this.clock, this.timers.next(), wake);
+      if (this.cancelWake !== undefined) (wakes ??= [r]).push(timer);
+    }
     return wakes === undefined ? r : Promise.race(wakes);
+  }
+
+  /** The job ends: no timer fires and no wake-up is pending any more. */
+  private stopTimers(): void {
+    if (this.cancelWake !== undefined) { this.cancelWake(); this.cancelWake = undefined; }
+    this.timers.clear();
   }
 
   /** Every source ended: the job ends once the asynchronous work in flight has settled (async sinks flushed and closed). */
@@ -230,6 +257,7 @@ export class LocalJob implements Job {
 
   private finish(): "done" {
     this.finished = true;
+    this.stopTimers();
     for (const op of this.graph.operators) op.close();
     this.backend.dispose();
     return "done";
@@ -252,6 +280,7 @@ export class LocalJob implements Job {
   cancel(): void {
     if (this.finished) return;
     this.finished = true;
+    this.stopTimers();
     // a job that failed, or takes part in checkpoints (periodic ones, a savepoint taken, or restored from
     // one), is restarted from its last checkpoint: sinks drop what came after it (Flink's exactly-once sinks)
     if (this.failed !== undefined || this.checkpoints.periodic || this.checkpoints.participating) for (const op of this.graph.operators) (op as { discardUncommitted?: () => void }).discardUncommitted?.();

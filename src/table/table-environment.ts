@@ -97,7 +97,10 @@ export type InferValuesSchema<E> =
 export class TableEnvironment<B extends boolean = boolean> {
   private readonly views = new Map<string, Table<object>>();
   private readonly config = new TableConfig();
-  /** Processing-time clock; replace it in tests (`env.setClock(() => t)`). */
+  /**
+   * Processing-time clock; replace it in tests: `env.setClock(manualClock(t0))` (advanced by hand, wakes idle
+   * jobs whose processing-time timers come due) or `env.setClock(() => t)` (read only, docs/time.md).
+   */
   private clock: () => number = Date.now;
   /** Resolvers for function names (user-defined functions register here). */
   readonly functionResolvers: FunctionResolver[] = [];

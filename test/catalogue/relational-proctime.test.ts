@@ -166,9 +166,23 @@ FROM (  SELECT *,    ROW_NUMBER() OVER (PARTITION BY product ORDER BY proctime A
     expect(r.after).toEqual(["+I[8, bill, banana, 8000]"]);
   });
 
-  // As the processing-time windows below: rows of one processing time wait for a later time (Flink: a
-  // wall-clock timer), so phase one's rows are restored and released by phase two's first row.
-  it("R-135 temporal-sort-proctime: rows leave in arrival order; phase one's rows are released by phase two's clock", async () => {
+  // Rows of one processing time wait for the clock to pass it (Flink's ProcTimeSortOperator: a timer at t + 1 ms);
+  // phase one's clock moves on while its source is idle, and the timer releases them before the savepoint.
+  it("R-135 temporal-sort-proctime: rows leave in arrival order, each phase's when the clock passes it", async () => {
+    const r = await runRestore({
+      sources: [{
+        name: "source_t", columns: "a INT, b BIGINT, c STRING, `proctime` as PROCTIME()",
+        before: [[1, 1, "Hi"], [2, 2, "Hello"], [3, 2, "Hello world"]], after: [[4, 1, "Guten Morgen"], [5, 2, "Guten Tag"]],
+      }],
+      sink: { name: "sink_t", columns: "a INT" },
+      clock: { before: at("2020-10-10T00:00:01"), beforeSavepoint: at("2020-10-10T00:00:01.001"), after: at("2020-10-10T00:00:02") },
+      sql: "INSERT INTO sink_t SELECT a from source_t ORDER BY proctime",
+    });
+    expect(r.before).toEqual(["+I[1]", "+I[2]", "+I[3]"]);
+    expect(r.after).toEqual(["+I[4]", "+I[5]"]);
+  });
+
+  it("R-135 while the clock has not passed the rows' time, they wait (and are restored)", async () => {
     const r = await runRestore({
       sources: [{
         name: "source_t", columns: "a INT, b BIGINT, c STRING, `proctime` as PROCTIME()",
@@ -201,26 +215,37 @@ const PROC_AGG = (tvf: string) => `INSERT INTO sink_t SELECT
 const PROC_SINK = { name: "sink_t", columns: "price DECIMAL(10,2)" };
 
 describe("processing-time window aggregation, two phases", () => {
-  // Flink fires a processing-time window on a wall-clock timer, so its 21.00 is out before the savepoint.
-  // tablestream has no wall-clock timers (processing time moves with the rows, docs/time.md): the window of
-  // phase one is still open at the savepoint, restored, and fired by the first row of phase two, whose
-  // processing time is past its end. The rows are Flink's; the phase they appear in is the documented deviation.
+  // Flink fires a processing-time window on a timer at its end: phase one's clock moves past 08:00:10 while the
+  // source is idle (no later row), the job wakes at the window's timer and its 21.00 is out before the savepoint.
+  // Phase two's rows fall in [08:00:10, 08:00:20), which the end of the bounded input fires.
   it("R-161 window-table-function-tumble-tvf-agg-proc-time", async () => {
     const r = await runRestore({
-      sources: [BID], sink: PROC_SINK, clock: { before: at("2020-04-15T08:00:01"), after: at("2020-04-15T08:00:12") },
+      sources: [BID], sink: PROC_SINK,
+      clock: { before: at("2020-04-15T08:00:01"), beforeSavepoint: at("2020-04-15T08:00:10"), after: at("2020-04-15T08:00:12") },
       sql: PROC_AGG("TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(proc_time), INTERVAL '10' SECOND))"),
     });
-    expect([...r.before, ...r.after]).toEqual(["+I[21.00]", "+I[9.00]"]);
-    expect(r.before).toEqual([]);
+    expect(r.before).toEqual(["+I[21.00]"]);
+    expect(r.after).toEqual(["+I[9.00]"]);
   });
 
   it("R-167 window-table-function-cumulate-tvf-agg-proc-time", async () => {
     const r = await runRestore({
-      sources: [BID], sink: PROC_SINK, clock: { before: at("2020-04-15T08:00:01"), after: at("2020-04-15T08:00:17") },
+      sources: [BID], sink: PROC_SINK,
+      clock: { before: at("2020-04-15T08:00:01"), beforeSavepoint: at("2020-04-15T08:00:10"), after: at("2020-04-15T08:00:17") },
       sql: PROC_AGG("TABLE(CUMULATE(TABLE bid_t, DESCRIPTOR(proc_time), INTERVAL '5' SECOND, INTERVAL '10' SECOND))"),
     });
-    expect([...r.before, ...r.after]).toEqual(["+I[21.00]", "+I[21.00]", "+I[9.00]"]);
+    expect(r.before).toEqual(["+I[21.00]", "+I[21.00]"]);
+    expect(r.after).toEqual(["+I[9.00]"]);
+  });
+
+  it("R-161 a window whose end the clock has not reached is in the savepoint and fires in phase two", async () => {
+    const r = await runRestore({
+      sources: [BID], sink: PROC_SINK,
+      clock: { before: at("2020-04-15T08:00:01"), beforeSavepoint: at("2020-04-15T08:00:09.999"), after: at("2020-04-15T08:00:12") },
+      sql: PROC_AGG("TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(proc_time), INTERVAL '10' SECOND))"),
+    });
     expect(r.before).toEqual([]);
+    expect(r.after).toEqual(["+I[21.00]", "+I[9.00]"]);
   });
 });
 

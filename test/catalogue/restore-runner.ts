@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CollectionSink, EnvironmentSettings, PositionalRow, Row, RowKind, TableDescriptor, TableEnvironment } from "../../src/index.js";
+import { CollectionSink, EnvironmentSettings, manualClock, PositionalRow, Row, RowKind, TableDescriptor, TableEnvironment } from "../../src/index.js";
 import type { Schema } from "../../src/index.js";
 import type { IterableAttachment } from "../../src/connectors/async-iterable.js";
 import { materialize } from "../joins/fixtures.js";
@@ -62,7 +62,15 @@ export interface CatalogueProgram {
    * The job clock (processing time, epoch millis) of each phase, for PROCTIME() programs: Flink runs the two
    * phases at two moments of processing time; each phase here reads the clock standing at its own moment.
    */
-  readonly clock?: { readonly before: number; readonly after: number };
+  readonly clock?: {
+    readonly before: number; readonly after: number;
+    /**
+     * Where processing time stands when phase one is stopped: once phase one's rows were handed over, its
+     * clock (a manualClock) moves on to this moment, as Flink's wall clock moves on while its runner waits
+     * for the rows — timers that come due fire in phase one, with the sources idle.
+     */
+    readonly beforeSavepoint?: number;
+  };
 }
 
 export interface RestoreResult {
@@ -116,10 +124,11 @@ export async function runRestore(program: CatalogueProgram): Promise<RestoreResu
   const dir = mkdtempSync(join(tmpdir(), "ts-catalogue-"));
   try {
     const sink = new CollectionSink();
+    const clocks = program.clock === undefined ? undefined : { before: manualClock(program.clock.before), after: manualClock(program.clock.after) };
     const run = (config: Record<string, string>, phase: "before" | "after") => {
       const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
       for (const [k, v] of Object.entries(config)) env.getConfig().set(k, v);
-      if (program.clock !== undefined) { const now = program.clock[phase]; env.setClock(() => now); }
+      if (clocks !== undefined) env.setClock(clocks[phase]);
       let previous: Feed | undefined;
       const drained: Promise<void>[] = [];
       for (const s of program.sources) {
@@ -142,6 +151,10 @@ export async function runRestore(program: CatalogueProgram): Promise<RestoreResu
     // a job that fails in phase one would otherwise leave its sources waiting forever
     await Promise.race([first.drained, first.result.await().then(() => { throw new Error("phase one ended before its sources were drained"); })]);
     await settle();
+    if (program.clock?.beforeSavepoint !== undefined) {
+      clocks!.before.advanceTo(program.clock.beforeSavepoint);
+      await settle();
+    }
     for (let waited = 0; program.beforeRows !== undefined && sink.size < program.beforeRows && waited < 5000; waited += 5) await settle();
     const savepoint = await first.result.getJobClient()!.stopWithSavepoint(dir);
     const before = sink.changelog();

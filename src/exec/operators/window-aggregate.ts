@@ -5,6 +5,7 @@ import type { AggregateLayout, AggregateOptions } from "../aggregates/aggregate-
 import { DirectOutput } from "../aggregates/downstream.js";
 import type { KeyCode } from "../aggregates/key-code.js";
 import { EventTimeOperator } from "../windows/event-time-operator.js";
+import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../time/processing-time-service.js";
 import { type WindowHost, type WindowState, compileWindowAggregate } from "../windows/window-code.js";
 
 /**
@@ -27,7 +28,7 @@ import { type WindowHost, type WindowState, compileWindowAggregate } from "../wi
  * A key or argument expression — or an accumulator — that fails on a record fails the job with the record
  * named (row-error.ts); nothing is emitted while a record is assigned, so every such error is the record's.
  */
-export class WindowAggregateOperator extends EventTimeOperator implements WindowHost {
+export class WindowAggregateOperator extends EventTimeOperator implements WindowHost, UsesProcessingTime, ProcessingTimeTarget {
   private readonly windows = new Map<number, WindowState>();
   /** Ends of the open windows, ascending. */
   private readonly ends: number[] = [];
@@ -48,8 +49,11 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
    * processing-time timers at end - 1 ms have passed), then is assigned; watermarks pass through without
    * firing anything, except the +∞ of the end of input, which fires every open window (as Flink does at the
    * end of a bounded input). `currentWatermark` is then the processing time fired up to.
+   * Each window also registers one processing-time timer when it opens (or is restored): due once the job
+   * clock reaches its end (its last millisecond, end - 1, has passed), so it fires while the input is idle.
    */
   private readonly procTime: boolean;
+  private timers: ProcessingTimeService | undefined;
   /** Processing-time mode: the last watermark forwarded. */
   private forwarded = -Infinity;
 
@@ -75,6 +79,15 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
       this.processElement = code.processElement;
     }
     this.emitWindow = code.emitWindow;
+  }
+
+  bindProcessingTime(service: ProcessingTimeService): void {
+    if (this.procTime) this.timers = service;
+  }
+
+  /** The job clock reached a window's end: every window that ended by `now` fires. */
+  onProcessingTime(now: number): void {
+    if (now - 1 > this.currentWatermark) this.fire(now - 1);
   }
 
   override processWatermark(input: number, wm: number): void {
@@ -112,6 +125,7 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
     let i = ends.length;
     while (i > 0 && ends[i - 1]! > end) i--;
     ends.splice(i, 0, end);
+    this.timers?.register(this, end);
     return w;
   }
 

@@ -1,6 +1,7 @@
 import type { SortKey } from "../../../plan/nodes/sort.js";
 import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
+import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../../time/processing-time-service.js";
 import { type RowComparator, insertSorted, rowComparator } from "./row-comparator.js";
 
 /**
@@ -10,9 +11,11 @@ import { type RowComparator, insertSorted, rowComparator } from "./row-comparato
  *
  * On a processing-time attribute (`ORDER BY proctime`, Flink's ProcTimeSortOperator) the axis is the
  * rows' processing time: a row at time t releases the rows of earlier times (sorted by the other keys),
- * and the end of input (+∞ watermark) releases the rest; other watermarks release nothing.
+ * and the end of input (+∞ watermark) releases the rest; other watermarks release nothing. As Flink's
+ * operator, each processing time t rows arrive at registers one timer at t + 1 ms, so the rows of t are
+ * released once the job clock passes t even while no later row comes.
  */
-export class TemporalSortOperator extends BaseOperator {
+export class TemporalSortOperator extends BaseOperator implements UsesProcessingTime, ProcessingTimeTarget {
   /** Pending rows, sorted; rows before `head` have been emitted. */
   private rows: unknown[][] = [];
   private head = 0;
@@ -21,6 +24,9 @@ export class TemporalSortOperator extends BaseOperator {
   private late = 0;
   /** Time released up to: the watermark, or in processing-time mode the processing time. */
   private released = -Infinity;
+  private timers: ProcessingTimeService | undefined;
+  /** Processing-time mode: the latest time a timer was registered for (rows arrive in time order). */
+  private timerFor = -Infinity;
 
   constructor(keys: readonly SortKey[], private readonly procTime = false) {
     super(1);
@@ -36,6 +42,23 @@ export class TemporalSortOperator extends BaseOperator {
       return;
     }
     insertSorted(this.rows, this.head, row, this.compare);
+    if (t > this.timerFor) this.registerTimer(t);
+  }
+
+  bindProcessingTime(service: ProcessingTimeService): void {
+    if (this.procTime) this.timers = service;
+  }
+
+  /** The job clock passed a time rows wait at: release every row of an earlier time. */
+  onProcessingTime(now: number): void {
+    if (now - 1 > this.released) this.release(now - 1);
+  }
+
+  private registerTimer(t: number): void {
+    const timers = this.timers;
+    if (timers === undefined) return;
+    this.timerFor = t;
+    timers.register(this, t + 1);
   }
 
   protected override onWatermark(wm: number): void {
@@ -72,6 +95,11 @@ export class TemporalSortOperator extends BaseOperator {
   override restoreState(state: unknown): void {
     this.rows = (state as unknown[][]).map((r) => r.slice());
     this.head = 0;
+    // the timers of the restored rows: one per distinct time (the rows are sorted by time first)
+    for (const r of this.rows) {
+      const t = timeOf(r[this.time]);
+      if (t > this.timerFor) this.registerTimer(t);
+    }
   }
 }
 
