@@ -123,7 +123,8 @@ export class MatchRecognizeOperator extends EventTimeOperator {
     if (h === rows.length) { this.pending = []; h = 0; }
     else if (h > 1024 && h > rows.length >>> 1) { this.pending = rows.slice(h); h = 0; }
     this.head = h;
-    if (this.node.within !== undefined && wm !== Infinity) {
+    // on processing time an (event-time) watermark says nothing about WITHIN: partial matches expire with rows
+    if (this.node.within !== undefined && wm !== Infinity && this.node.timeAttribute !== "PROCTIME") {
       for (const p of this.partitions) if (p.threads.length > 0) { this.expire(p, wm); this.emitReady(p); }
     }
     this.out.watermark(wm);
