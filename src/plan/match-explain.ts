@@ -1,4 +1,4 @@
-import { nodeToString } from "../expressions/node.js";
+import { type ExprNode, col, nodeToString } from "../expressions/node.js";
 import type { MatchNavigation, MatchRecognizeNode } from "./nodes/match-recognize.js";
 import { patternToString } from "./nodes/match-pattern.js";
 import { sortKeysToString } from "./nodes/sort.js";
@@ -26,7 +26,14 @@ export function navigationToString(n: MatchRecognizeNode, nav: MatchNavigation):
   switch (nav.kind) {
     case "last": case "first": return `${nav.kind.toUpperCase()}(${ref(nav.variable, nav.column)}${nav.offset === 0 ? "" : `, ${nav.offset}`})`;
     case "prev": return `PREV(${names[nav.column]}${nav.offset === 1 ? "" : `, ${nav.offset}`})`;
-    case "agg": return `${nav.call.fn}(${ref(nav.variable, nav.column)})`;
+    case "agg": return `${nav.call.fn}(${nav.call.args.length === 0 ? "*" : nav.call.args.map((a) => qualifiedText(a, nav.variable < 0 ? undefined : n.variables[nav.variable]!)).join(", ")})`;
     case "matchRowtime": return "MATCH_ROWTIME()";
   }
+}
+
+/** An aggregate argument over the input's columns, printed with the aggregated variable: `A.price * A.qty`. */
+function qualifiedText(e: ExprNode, variable: string | undefined): string {
+  if (variable === undefined) return nodeToString(e);
+  const qualify = (x: ExprNode): ExprNode => (x.kind === "Column" ? col(`${variable}.${x.name}`) : x.kind === "Call" ? { ...x, args: x.args.map(qualify) } : x);
+  return nodeToString(qualify(e));
 }

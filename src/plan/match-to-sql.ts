@@ -15,7 +15,12 @@ export function matchToSql(n: MatchRecognizeNode, from: string, alias: string, f
     switch (x.kind) {
       case "last": case "first": return `${x.kind.toUpperCase()}(${ref(x.variable, x.column)}, ${x.offset})`;
       case "prev": return `PREV(${q(names[x.column]!)}, ${x.offset})`;
-      case "agg": return `${x.call.fn}(${ref(x.variable, x.column)})`;
+      case "agg": {
+        // the arguments are over the input's columns: written back qualified by the aggregated variable
+        const v = x.variable < 0 ? undefined : q(n.variables[x.variable]!);
+        const args = x.call.args.map((a) => exprToSql(a, { column: (c) => (v === undefined ? q(c) : `${v}.${q(c)}`), functionName }));
+        return `${x.call.fn}(${args.length === 0 ? "*" : args.join(", ")})`;
+      }
       case "matchRowtime": return "MATCH_ROWTIME()";
     }
   };

@@ -6,6 +6,7 @@ import { type MatchNavigation, matchRecognizeNode } from "../plan/nodes/match-re
 import type { AfterMatch, PatternTerm } from "../plan/nodes/match-pattern.js";
 import type { PlanNode } from "../plan/nodes.js";
 import type { SortKey } from "../plan/nodes/sort.js";
+import type { AggCall } from "../plan/nodes/agg-call.js";
 import { compileNfa, endsGreedy } from "../exec/operators/match/nfa.js";
 import { evaluateConstant } from "../ptf/constant.js";
 import { didYouMean } from "../sql/closest-name.js";
@@ -71,7 +72,8 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
   const navTypes: Column[] = [];
   const navKeys: string[] = [];
   const nav = (n: MatchNavigation, type: Column["type"]): ExprNode => {
-    const key = JSON.stringify(n, (k, v) => (k === "call" ? (v as { fn: string }).fn : v));
+    // an aggregate is known by its function and arguments (its name and types follow from them)
+    const key = JSON.stringify(n, (k, v) => (k === "call" ? { fn: (v as AggCall).fn, args: (v as AggCall).args } : v));
     let i = navKeys.indexOf(key);
     if (i < 0) {
       i = navigations.length;
@@ -96,6 +98,49 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
     return e.value;
   };
 
+  /**
+   * The one pattern variable an aggregate's arguments read (-1: every row, for unqualified columns and COUNT(*));
+   * Flink's error for columns of two variables.
+   */
+  const aggregatedVariable = (e: ExprNode & { kind: "Agg" }, pos: number, where: string): number => {
+    let found: number | undefined;
+    const walk = (n: ExprNode): void => {
+      switch (n.kind) {
+        case "Column": {
+          const q = n as Qualified;
+          const v = q.qualifier === undefined ? -1 : variableIndex(q.qualifier, q.pos ?? pos, where);
+          if (found !== undefined && found !== v) at(pos, () => { throw new ValidationError(`Aggregation must be applied to a single pattern variable. Malformed expression: ${aggregateText(e)}`); });
+          found = v;
+          break;
+        }
+        case "Call": {
+          const fn = n.udf === undefined ? n.fn.toUpperCase() : "";
+          if (NAVIGATIONS.has(fn)) at(pos, () => { throw new ValidationError(`${where}: ${fn}(...) cannot be used inside an aggregate, got ${aggregateText(e)}`); });
+          n.args.forEach(walk);
+          break;
+        }
+        case "Agg": at(pos, () => { throw new ValidationError(`nested aggregates are not allowed: ${aggregateText(e)}`); }); break;
+        case "Alias": case "Sort": case "Argument": walk(n.expr); break;
+        default:
+      }
+    };
+    e.args.forEach(walk);
+    return found ?? -1;
+  };
+  /** An aggregate argument over the input's columns: `A.price * A.qty` -> `price * qty`. */
+  const unqualify = (e: ExprNode, pos: number, where: string): ExprNode => {
+    switch (e.kind) {
+      case "Column": {
+        const q = e as Qualified;
+        column(q.name, q.pos ?? pos, where);
+        return col(q.name);
+      }
+      case "Call": return { ...e, args: e.args.map((a) => unqualify(a, pos, where)) };
+      case "Alias": case "Sort": case "Argument": return { ...e, expr: unqualify(e.expr, pos, where) };
+      default: return e;
+    }
+  };
+
   /** DEFINE of `defining` (a variable index) or MEASURES (undefined). */
   const rewrite = (e: ExprNode, pos: number, defining: number | undefined): ExprNode => {
     const where = defining === undefined ? "MEASURES" : `DEFINE ${variables[defining]}`;
@@ -113,10 +158,12 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
         const fn = e.fn.toUpperCase();
         if (!(BUILTIN_AGGREGATES as readonly string[]).includes(fn) || e.udf !== undefined) return at(pos, () => { throw new ValidationError(`${where}: only the built-in aggregates ${BUILTIN_AGGREGATES.join(", ")} can aggregate a pattern variable, got ${nodeToString(e)}`); });
         if (e.distinct) return at(pos, () => { throw new ValidationError(`${where}: DISTINCT aggregates are not supported in MATCH_RECOGNIZE, got ${nodeToString(e)}`); });
-        if (e.args.length !== 1) return at(pos, () => { throw new ValidationError(`${where}: ${fn} over a pattern variable takes one column such as ${fn}(A.price), got ${nodeToString(e)}`); });
-        const [v, k] = ref(e.args[0]!, pos, `${fn}(...) in ${where}`);
-        const call = at(pos, () => makeAggCall({ kind: "Agg", fn, args: [col(schema.names[k]!)], distinct: false }, schema, pc, `$agg`));
-        return nav({ kind: "agg", call, variable: v, column: k }, call.type);
+        // Flink's rule: the arguments may be any expression over the columns of one pattern variable (SUM(A.price *
+        // A.qty)); unqualified columns and COUNT(*) are every row of the match
+        const v = aggregatedVariable(e, pos, where);
+        const args = e.args.map((a) => unqualify(a, pos, `${fn}(...) in ${where}`));
+        const call = at(pos, () => makeAggCall({ kind: "Agg", fn, args, distinct: false }, schema, pc, `$agg`));
+        return nav({ kind: "agg", call, variable: v }, call.type);
       }
       case "Call": {
         const fn = e.udf === undefined ? e.fn.toUpperCase() : "";
@@ -200,6 +247,19 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
     input, schema: new ResolvedSchema(out), partitionKeys, orderKeys, timeAttribute: time!, variables, pattern, defines,
     measures: measures.map((m) => ({ name: m.name, expr: m.expr })), navigations, navigationSchema, after, ...(within === undefined ? {} : { within }),
   }));
+}
+
+/** Calls that navigate the match: not allowed inside an aggregate's arguments. */
+const NAVIGATIONS = new Set(["LAST", "FIRST", "PREV", "NEXT", "MATCH_ROWTIME", "MATCH_PROCTIME", "CLASSIFIER", "MATCH_NUMBER", "RUNNING", "FINAL"]);
+
+/** An aggregate with its pattern variables, `SUM((A.price + B.tax))` (as nodeToString writes it, variables kept). */
+function aggregateText(e: ExprNode & { kind: "Agg" }): string {
+  const qualified = (n: ExprNode): ExprNode => {
+    if (n.kind === "Column") { const q = n as Qualified; return q.qualifier === undefined ? col(q.name) : col(`${q.qualifier}.${q.name}`); }
+    if (n.kind === "Call") return { ...n, args: n.args.map(qualified) };
+    return n;
+  };
+  return nodeToString({ ...e, args: e.args.map(qualified) });
 }
 
 function toTerm(p: PatternAst, variables: readonly string[]): PatternTerm {

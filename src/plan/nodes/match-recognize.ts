@@ -15,13 +15,14 @@ export type { AfterMatch, PatternTerm } from "./match-pattern.js";
  * - `last` / `first`: the column of the `offset`-th last / first row mapped to `variable` (-1: any variable);
  *   in DEFINE the row being tested counts as mapped to the variable it is tested for;
  * - `prev`: the column of the row `offset` rows before the current one (the last row in MEASURES), within the match;
- * - `agg`: an aggregate over the column of the rows mapped to `variable` (-1: every row);
+ * - `agg`: an aggregate over the rows mapped to `variable` (-1: every row of the match); the call's arguments are
+ *   expressions over the input's columns, evaluated per row (`SUM(A.price * A.qty)`: `price * qty` over A's rows);
  * - `matchRowtime`: MATCH_ROWTIME(), the time attribute of the match's last row.
  */
 export type MatchNavigation =
   | { readonly kind: "last" | "first"; readonly variable: number; readonly column: number; readonly offset: number }
   | { readonly kind: "prev"; readonly column: number; readonly offset: number }
-  | { readonly kind: "agg"; readonly call: AggCall; readonly variable: number; readonly column: number }
+  | { readonly kind: "agg"; readonly call: AggCall; readonly variable: number }
   | { readonly kind: "matchRowtime" };
 
 /**

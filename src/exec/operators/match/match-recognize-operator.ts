@@ -97,7 +97,7 @@ export class MatchRecognizeOperator extends EventTimeOperator {
     const mname = nextGeneratedName("measures");
     this.measure = mctx.build<(x: unknown[]) => unknown[]>(`(function ${mname}(x){${mctx.tempDeclarations()}return [${items.join(",")}];})`, "match", mname);
     this.measureNavs = [...new Set(node.measures.flatMap((m) => navigationsOf(m.expr)))];
-    this.navigator = new Navigator(node.navigations, this.width, timeColumn);
+    this.navigator = new Navigator(node.navigations, this.width, timeColumn, schema, resolveFunction);
     this.scratch = new Array<unknown>(navSchema.size).fill(null);
   }
 

@@ -1,4 +1,7 @@
+import { CodegenContext, type FunctionResolver, compileExpr } from "../../../expressions/compile.js";
+import { nextGeneratedName } from "../../../expressions/codegen.js";
 import type { MatchNavigation } from "../../../plan/nodes/match-recognize.js";
+import type { ResolvedSchema } from "../../../types/resolved-schema.js";
 import { AggregateSet } from "../../windows/aggregate-set.js";
 
 /**
@@ -18,20 +21,33 @@ export interface Step {
  * Computes the navigations (LAST, FIRST, PREV, aggregates over a variable, MATCH_ROWTIME) a DEFINE condition or the
  * MEASURES read, into the `$nav<i>` slots of a scratch row. In DEFINE the row under test counts as mapped to the
  * variable tested (`current`, `currentVariable`); in MEASURES there is no current row. Walks the match's steps; no
- * allocation per call (the path buffer and the aggregate argument are reused).
+ * allocation per call (the path buffer and the aggregate arguments are reused).
  */
 export class Navigator {
   private readonly path: Step[] = [];
   private readonly aggs: (AggregateSet | undefined)[];
-  private readonly arg: unknown[] = [null];
+  /** Per aggregate: its arguments of one row, generated (`a[0]=r[2]*r[3]`), and the array they are written into. */
+  private readonly aggArgs: (((r: unknown[], a: unknown[]) => void) | undefined)[];
+  private readonly argBuffers: (unknown[] | undefined)[];
 
-  constructor(private readonly navs: readonly MatchNavigation[], private readonly width: number, private readonly timeColumn: number) {
+  constructor(
+    private readonly navs: readonly MatchNavigation[], private readonly width: number, private readonly timeColumn: number,
+    input: ResolvedSchema, resolveFunction?: FunctionResolver,
+  ) {
     this.aggs = navs.map((n) => {
       if (n.kind !== "agg") return undefined;
       const set = new AggregateSet([n.call], false);
       set.grow(1);
       return set;
     });
+    this.aggArgs = navs.map((n) => {
+      if (n.kind !== "agg") return undefined;
+      const ctx = new CodegenContext(input, resolveFunction, "r");
+      const writes = n.call.args.map((a, j) => `a[${j}]=${compileExpr(a, ctx).src};`).join("");
+      const name = nextGeneratedName("agg_args");
+      return ctx.build<(r: unknown[], a: unknown[]) => void>(`(function ${name}(r,a){${ctx.tempDeclarations()}${writes}})`, "match", name);
+    });
+    this.argBuffers = navs.map((n) => (n.kind === "agg" ? new Array<unknown>(n.call.args.length).fill(null) : undefined));
   }
 
   /** Fills `x[width + i]` for each navigation i in `which`; `last` is the match's newest step (null: none yet). */
@@ -82,16 +98,17 @@ export class Navigator {
           if (!pathReady) { this.buildPath(last); pathReady = true; }
           const set = this.aggs[i]!;
           set.reset(0);
-          const arg = this.arg;
+          const args = this.aggArgs[i]!;
+          const arg = this.argBuffers[i]!;
           const path = this.path;
           for (let j = 0; j < path.length; j++) {
             const s = path[j]!;
             if (nav.variable >= 0 && s.variable !== nav.variable) continue;
-            arg[0] = s.row[nav.column];
+            args(s.row, arg);
             set.accumulate(0, arg);
           }
           if (current !== null && (nav.variable < 0 || nav.variable === currentVariable)) {
-            arg[0] = current[nav.column];
+            args(current, arg);
             set.accumulate(0, arg);
           }
           set.write(0, x, this.width + i);
