@@ -188,3 +188,20 @@ describe("ProcessingTimeService", () => {
     ));
   });
 });
+
+describe("MATCH_RECOGNIZE on processing time takes no timers", () => {
+  it("WITHIN drops a partial match when a row of its partition comes too late; event-time watermarks drop nothing", async () => {
+    const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    // processing time of each row as it is read; the rows' event time (with a watermark) is years ahead of it
+    const times = [0, 600, 1000, 2200];
+    let read = 0;
+    env.setClock(() => at("08:00:00") + times[Math.min(read++, times.length - 1)]!);
+    const schema = Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP(3))
+      .columnByExpression("proctime", "PROCTIME()").watermark("ts", "ts").build();
+    const later = new Date(Date.UTC(2030, 0, 1));
+    env.createTemporaryView("T", env.fromValues(schema, Row.of(1, "a", later), Row.of(2, "b", later), Row.of(3, "a", later), Row.of(4, "b", later)) as never);
+    const sql = "SELECT * FROM T MATCH_RECOGNIZE (ORDER BY proctime MEASURES A.id AS aid, B.id AS bid PATTERN (A B) WITHIN INTERVAL '1' SECOND DEFINE A AS name = 'a', B AS name = 'b') AS M";
+    // 1 -> 2 took 600 ms; 3 -> 4 took 1200 ms, past WITHIN
+    expect(await env.executeSql(sql).toChangelog()).toEqual(["+I[1, 2]"]);
+  });
+});
