@@ -2,7 +2,7 @@
 // time attribute of a group window and as an order key. Checked by `tsc --noEmit` (every @ts-expect-error
 // line must be an error).
 import { expectTypeOf } from "vitest";
-import { $, DataTypes, type Expression, lit, proctime, Row, Schema, TableEnvironment, Tumble } from "../../src/index.js";
+import { $, DataTypes, type Expression, type ManualClock, lit, manualClock, proctime, Row, Schema, TableEnvironment, Tumble } from "../../src/index.js";
 import type { SchemaOf } from "./helpers.js";
 
 const env = TableEnvironment.create();
@@ -20,3 +20,14 @@ expectTypeOf<SchemaOf<typeof w>>().toEqualTypeOf<{ s: Date; total: number | null
 
 // @ts-expect-error PROCTIME() takes no argument
 proctime(1);
+
+// manualClock: a clock function that a test advances by hand; `env.setClock` takes it as any `() => number`
+const clock = manualClock(0);
+expectTypeOf(clock).toEqualTypeOf<ManualClock>();
+expectTypeOf(clock()).toEqualTypeOf<number>();
+expectTypeOf(env.setClock(clock)).toEqualTypeOf<TableEnvironment>();
+expectTypeOf(clock.advanceTo).parameters.toEqualTypeOf<[time: number]>();
+// @ts-expect-error the start is epoch milliseconds, not a Date
+manualClock(new Date());
+// @ts-expect-error advanceBy takes milliseconds, not an interval string
+clock.advanceBy("1 s");
