@@ -19,7 +19,8 @@ export function matchToSql(n: MatchRecognizeNode, from: string, alias: string, f
         // the arguments are over the input's columns: written back qualified by the aggregated variable
         const v = x.variable < 0 ? undefined : q(n.variables[x.variable]!);
         const args = x.call.args.map((a) => exprToSql(a, { column: (c) => (v === undefined ? q(c) : `${v}.${q(c)}`), functionName }));
-        return `${x.call.fn}(${args.length === 0 ? "*" : args.join(", ")})`;
+        const fn = x.call.udf === undefined ? x.call.fn : functionName(x.call.udf) ?? x.call.fn;
+        return `${fn}(${args.length === 0 ? "*" : args.join(", ")})`;
       }
       case "matchRowtime": return "MATCH_ROWTIME()";
     }

@@ -155,14 +155,15 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
       }
       case "Alias": return { ...e, expr: rewrite(e.expr, pos, defining) };
       case "Agg": {
-        const fn = e.fn.toUpperCase();
-        if (!(BUILTIN_AGGREGATES as readonly string[]).includes(fn) || e.udf !== undefined) return at(pos, () => { throw new ValidationError(`${where}: only the built-in aggregates ${BUILTIN_AGGREGATES.join(", ")} can aggregate a pattern variable, got ${nodeToString(e)}`); });
+        // a user aggregate arrives resolved (pc.prepare below): its function object rides on the node, as in a SELECT
+        const fn = e.udf === undefined ? e.fn.toUpperCase() : e.fn;
+        if (e.udf === undefined && !(BUILTIN_AGGREGATES as readonly string[]).includes(fn)) return at(pos, () => { throw new ValidationError(`${where}: ${fn} is not an aggregate function; the built-in aggregates are ${BUILTIN_AGGREGATES.join(", ")}, or register an AggregateFunction`); });
         if (e.distinct) return at(pos, () => { throw new ValidationError(`${where}: DISTINCT aggregates are not supported in MATCH_RECOGNIZE, got ${nodeToString(e)}`); });
         // Flink's rule: the arguments may be any expression over the columns of one pattern variable (SUM(A.price *
         // A.qty)); unqualified columns and COUNT(*) are every row of the match
         const v = aggregatedVariable(e, pos, where);
         const args = e.args.map((a) => unqualify(a, pos, `${fn}(...) in ${where}`));
-        const call = at(pos, () => makeAggCall({ kind: "Agg", fn, args, distinct: false }, schema, pc, `$agg`));
+        const call = at(pos, () => makeAggCall({ kind: "Agg", fn, args, distinct: false, ...(e.udf === undefined ? {} : { udf: e.udf }) }, schema, pc, `$agg`));
         return nav({ kind: "agg", call, variable: v }, call.type);
       }
       case "Call": {
@@ -201,16 +202,18 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
     }
   };
 
+  /** Calls of functions registered by name resolved, as in any SELECT (a user aggregate becomes an aggregate node). */
+  const prepared = (e: ExprNode, pos: number): ExprNode => (pc.prepare === undefined ? e : at(pos, () => pc.prepare!(e, input, pc)));
   const defined = new Map<number, ExprNode>();
   for (const d of c.define) {
     const v = variableIndex(d.variable, d.pos, "DEFINE");
     if (defined.has(v)) at(d.pos, () => { throw new ValidationError(`pattern variable '${d.variable}' is defined twice in DEFINE`); });
-    defined.set(v, rewrite(d.expr, d.pos, v));
+    defined.set(v, rewrite(prepared(d.expr, d.pos), d.pos, v));
   }
   const measures = c.measures.map((m) => {
     const name = m.alias ?? (m.expr.kind === "Column" ? (m.expr as Qualified).name : undefined);
     if (name === undefined) return at(m.pos, () => { throw new ValidationError(`a measure needs a name: write ${nodeToString(m.expr)} AS name`); });
-    return { name, expr: rewrite(m.expr, m.pos, undefined), pos: m.pos };
+    return { name, expr: rewrite(prepared(m.expr, m.pos), m.pos, undefined), pos: m.pos };
   });
   const navigationSchema = new ResolvedSchema([...schema.columns, ...navTypes]);
   const defines = variables.map((v, i) => {

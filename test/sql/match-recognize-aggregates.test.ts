@@ -3,7 +3,17 @@
 // COUNT(*) aggregate every row of the match. In MEASURES and in DEFINE (where the row under test counts), with
 // explain, toSql and Flink's error for two variables.
 import { describe, expect, it } from "vitest";
-import { DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment, ValidationError } from "../../src/index.js";
+import { AggregateFunction, DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment, ValidationError } from "../../src/index.js";
+
+/** Flink's test aggregate over two columns: the average of `value` weighted by `weight`. */
+const WeightedAvg = AggregateFunction.define({
+  name: "weighted_avg",
+  args: [DataTypes.INT().notNull(), DataTypes.INT().notNull()],
+  result: DataTypes.INT(),
+  createAccumulator: () => ({ sum: 0, count: 0 }),
+  accumulate(acc, value, weight) { acc.sum += value * weight; acc.count += weight; },
+  getValue: (acc) => (acc.count === 0 ? null : Math.trunc(acc.sum / acc.count)),
+});
 
 /** `Ticker (symbol, rowtime, price, tax)` of Flink's pattern recognition docs, a zero-delay watermark. */
 function tickerEnv(): TableEnvironment {
@@ -81,5 +91,23 @@ describe("MATCH_RECOGNIZE aggregates over expressions", () => {
     expect(fails("SUM(A.prize * 2) AS s")).toThrow(/unknown column 'prize'.*Did you mean 'price'/i);
     expect(fails("SUM(LAST(A.price) * 2) AS s")).toThrow(/LAST\(\.\.\.\) cannot be used inside an aggregate/);
     expect(fails("SUM(A.price * 2 + COUNT(A.tax)) AS s")).toThrow(/nested aggregates are not allowed/);
+  });
+
+  it("a user aggregate over several columns of one variable, by registered name; two variables are Flink's error", async () => {
+    const env = tickerEnv();
+    env.createTemporaryFunction("wavg", WeightedAvg);
+    const sql = query("wavg(A.price, A.tax) AS w, wavg(A.price + 1, 1) AS plain", "A AS A.price < 20, B AS B.price >= 20");
+    // (12·1 + 17·2 + 19·1) / 4 = 16, (13 + 18 + 20) / 3 = 17; (18 + 15 + 28) / 4 = 15, (19 + 16 + 15) / 3 = 16
+    const t = env.sqlQuery(sql);
+    expect(await t.execute().toChangelog()).toEqual(["+I[ACME, 16, 17]", "+I[ACME, 15, 16]"]);
+    const text = t.toSql();
+    expect(text).toContain("wavg(`A`.`price`, `A`.`tax`) AS `w`");
+    expect(await env.executeSql(text).toChangelog()).toEqual(["+I[ACME, 16, 17]", "+I[ACME, 15, 16]"]);
+    // in DEFINE, running: the row under test counts. 12 (12), 17 (46/3 = 15), 19 (65/4 = 16) are A, 21 (128/7 = 18)
+    // is not; then 15 (15), 14 (43/3 = 14) are A, 24 (91/5 = 18) is not
+    expect(await env.executeSql(query("COUNT(A.price) AS n", "A AS wavg(A.price, A.tax) < 17, B AS TRUE")).toChangelog())
+      .toEqual(["+I[ACME, 3]", "+I[ACME, 2]"]);
+    expect(() => env.sqlQuery(query("wavg(A.price, B.tax) AS w", "A AS A.price < 20, B AS TRUE")))
+      .toThrow(/Aggregation must be applied to a single pattern variable\. Malformed expression: wavg\(A\.price, B\.tax\)/);
   });
 });

@@ -1,8 +1,7 @@
-import { CodegenContext, type FunctionResolver, compileExpr } from "../../../expressions/compile.js";
-import { nextGeneratedName } from "../../../expressions/codegen.js";
+import type { FunctionResolver } from "../../../expressions/compile.js";
 import type { MatchNavigation } from "../../../plan/nodes/match-recognize.js";
 import type { ResolvedSchema } from "../../../types/resolved-schema.js";
-import { AggregateSet } from "../../windows/aggregate-set.js";
+import { AggregateSet, type ArgumentReader, argumentReader } from "../../windows/aggregate-set.js";
 
 /**
  * One row of a (partial) match: the row, the pattern variable it is mapped to, its number in the partition's
@@ -21,13 +20,14 @@ export interface Step {
  * Computes the navigations (LAST, FIRST, PREV, aggregates over a variable, MATCH_ROWTIME) a DEFINE condition or the
  * MEASURES read, into the `$nav<i>` slots of a scratch row. In DEFINE the row under test counts as mapped to the
  * variable tested (`current`, `currentVariable`); in MEASURES there is no current row. Walks the match's steps; no
- * allocation per call (the path buffer and the aggregate arguments are reused).
+ * allocation per call (the path buffer and the aggregate arguments are reused; a user aggregate of several
+ * arguments reads them as one array per row, the aggregates' argument convention, aggregates/argument-code.ts).
  */
 export class Navigator {
   private readonly path: Step[] = [];
   private readonly aggs: (AggregateSet | undefined)[];
-  /** Per aggregate: its arguments of one row, generated (`a[0]=r[2]*r[3]`), and the array they are written into. */
-  private readonly aggArgs: (((r: unknown[], a: unknown[]) => void) | undefined)[];
+  /** Per aggregate: reads its arguments of one row (generated, `o[0]=r[2]*r[3]`), and the array they are read into. */
+  private readonly aggArgs: (ArgumentReader | undefined)[];
   private readonly argBuffers: (unknown[] | undefined)[];
 
   constructor(
@@ -40,14 +40,8 @@ export class Navigator {
       set.grow(1);
       return set;
     });
-    this.aggArgs = navs.map((n) => {
-      if (n.kind !== "agg") return undefined;
-      const ctx = new CodegenContext(input, resolveFunction, "r");
-      const writes = n.call.args.map((a, j) => `a[${j}]=${compileExpr(a, ctx).src};`).join("");
-      const name = nextGeneratedName("agg_args");
-      return ctx.build<(r: unknown[], a: unknown[]) => void>(`(function ${name}(r,a){${ctx.tempDeclarations()}${writes}})`, "match", name);
-    });
-    this.argBuffers = navs.map((n) => (n.kind === "agg" ? new Array<unknown>(n.call.args.length).fill(null) : undefined));
+    this.aggArgs = navs.map((n) => (n.kind === "agg" ? argumentReader([n.call], input, resolveFunction) : undefined));
+    this.argBuffers = navs.map((n) => (n.kind === "agg" ? [null] : undefined));
   }
 
   /** Fills `x[width + i]` for each navigation i in `which`; `last` is the match's newest step (null: none yet). */
