@@ -42,7 +42,7 @@ export class TemporalSortOperator extends BaseOperator implements UsesProcessing
       return;
     }
     insertSorted(this.rows, this.head, row, this.compare);
-    if (t > this.timerFor) this.registerTimer(t);
+    if (this.procTime && t > this.timerFor) this.registerTimer(t);
   }
 
   bindProcessingTime(service: ProcessingTimeService): void {
