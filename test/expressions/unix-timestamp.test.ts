@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, ExecutionError, Row, ValidationError, fromUnixtime, unixTimestamp } from "../../src/index.js";
+import { $, DataTypes, ExecutionError, type PositionalRow, Row, ValidationError, fromUnixtime, unixTimestamp } from "../../src/index.js";
 import { changelog, env, jobError, thrown, types, unchecked } from "./support.js";
 
 const F = DataTypes.FIELD;
-const setup = (...rows: Row[]) => {
+const setup = (...rows: PositionalRow[]) => {
   const e = env();
   const t = e.fromValues(DataTypes.ROW(F("s", DataTypes.STRING()), F("fmt", DataTypes.STRING()), F("n", DataTypes.STRING().notNull())), ...rows);
   e.createTemporaryView("T", t);
