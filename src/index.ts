@@ -47,7 +47,7 @@ export type { FrameBound } from "./table/windows/over-windows.js";
 export { GroupWindowedTable, WindowGroupedTable, OverWindowedTable } from "./table/windows/windowed-table.js";
 export { TableError, ValidationError, ExecutionError, TableRuntimeException, SqlParseError } from "./types/errors.js";
 export { Expression, AggExpression, ArgumentExpression, TimeIntervalUnit } from "./expressions/expression.js";
-export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call, proctime, fromUnixtime } from "./expressions/functions.js";
+export { $, lit, nullOf, ifThenElse, coalesce, concat, and, or, not, descriptor, defaultArg, call, proctime, fromUnixtime, unixTimestamp } from "./expressions/functions.js";
 export type { TableTypeError } from "./expressions/type-level.js";
 export { withColumns, withoutColumns, range, ColumnRange } from "./expressions/column-functions.js";
 export type { ColumnSelector } from "./expressions/column-functions.js";

@@ -20,6 +20,7 @@ import { WindowJoinOperator } from "./operators/join/window-join.js";
 import { ValuesReader } from "./sources/values-reader.js";
 import { keyedStateTtl } from "./state-ttl.js";
 import { miniBatchOf } from "./aggregates/mini-batch.js";
+import { aggregatePhases } from "../plan/agg-phase.js";
 import { correlateOperator } from "./udf/correlate-operator.js";
 import { tableAggregateOperator } from "./udf/table-aggregate-operator.js";
 
@@ -37,8 +38,10 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   Filter: calc,
   Project: calc,
   Aggregate: (node, ctx, build) => {
+    const miniBatch = miniBatchOf(ctx.settings);
     const op = ctx.register(new GroupAggregateOperator(node, ctx.settings.batch, hasRetractions(ctx.modeOf(node.input)), ctx.resolveFunction, {},
-      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }, miniBatchOf(ctx.settings)));
+      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock },
+      miniBatch && aggregatePhases(node, ctx.settings.config, ctx.settings.batch) === 2 ? { ...miniBatch, twoPhase: true } : miniBatch));
     connect(build(node.input), op, 0);
     return op;
   },

@@ -162,6 +162,8 @@ function buildGraph(
   // final +Infinity watermark, which closes every window at end of input, as Flink's batch window operators do
   if (settings.batch) for (const s of sources) s.emitter.out = new EndOfInputWatermarkOnly(s.emitter.out);
   const limits = operators.filter((o): o is LimitOperator => o instanceof LimitOperator);
+  // a streaming INSERT job keeps running past a satisfied LIMIT (Flink); a collected query or a batch job ends
+  if (!settings.batch && (root.kind === "Sink" || root.kind === "StatementSet")) for (const l of limits) l.endsOutput = false;
   const sinkEnded = limits.length === 0 ? () => false : () => sinkOp.ended && limits.some((l) => l.endedEarly);
   const { owned, sourceUids } = stateUids(root, operators, ownerOf, sourceOwners);
   sources.forEach((s, i) => { s.uid = sourceUids[i]!; });

@@ -204,9 +204,41 @@ function compileFromUnixtime(node: CallNode, args: Compiled[], ctx: CodegenConte
   return { type, src: nullSafe(ctx, args, ([s, f]) => `h.fromUnixtimeText(${s},${f},${w})`) };
 }
 
+/**
+ * `UNIX_TIMESTAMP()`: the job clock's time (as `PROCTIME()` reads it, per record) in whole seconds since
+ * 1970-01-01 UTC, BIGINT NOT NULL. `UNIX_TIMESTAMP(text [, format])`: the date-time text read by the Java
+ * pattern (`yyyy-MM-dd HH:mm:ss` by default; SimpleDateFormat's lenient rules, datetime-pattern.ts) in the
+ * session time zone (UTC), in seconds; BIGINT, NULL if an argument is NULL. A literal format is parsed here
+ * (a bad one is a ValidationError); a text the pattern does not match fails the job naming it (Flink returns
+ * Long.MIN_VALUE, outside tablestream's BIGINT range).
+ */
+function compileUnixTimestamp(node: CallNode, args: Compiled[], ctx: CodegenContext): Compiled {
+  if (args.length > 2) {
+    throw new ValidationError(`${displayName(node)} takes 0, 1 or 2 arguments ([text [, format]]), got ${args.length} in ${nodeToString(node)}`);
+  }
+  if (args.length === 0) return { type: T.BIGINT(false), src: `Math.floor(${ctx.constant(ctx.clock ?? Date.now)}()/1000)` };
+  requireArg(node, 0, args[0]!, isString, "a STRING date-time text");
+  if (args[1] !== undefined) requireArg(node, 1, args[1], isString, "a STRING format");
+  const type = T.BIGINT(args.some((a) => a.type.isNullable));
+  if (args.some((a) => isNullType(a.type))) return { type: type.withNullability(true), src: "null" };
+  const w = where(ctx, node);
+  const format = args[1] === undefined ? DEFAULT_DATETIME_PATTERN : literalString(node.args[1]);
+  if (format !== undefined) {
+    let tokens;
+    try {
+      tokens = parseDatetimePattern(format);
+    } catch (e) {
+      throw new ValidationError(`${(e as Error).message} in ${nodeToString(node)}`);
+    }
+    return { type, src: nullSafe(ctx, [args[0]!], ([s]) => `h.unixTimestamp(${s},${ctx.constant(tokens)},${ctx.constant(format)},${w})`) };
+  }
+  return { type, src: nullSafe(ctx, args, ([s, f]) => `h.unixTimestampText(${s},${f},${w})`) };
+}
+
 export const TEMPORAL_BUILTINS: readonly BuiltinFunction[] = [
   builtin("proctime", compileProctime, ["PROCTIME", 0]),
   builtin("fromUnixtime", compileFromUnixtime, ["FROM_UNIXTIME", 1, 2]),
+  builtin("unixTimestamp", compileUnixTimestamp, ["UNIX_TIMESTAMP", 0, 2]),
   builtin("extract", compileExtract),
   builtin("floorTime", compileFloorCeilTime),
   builtin("ceilTime", compileFloorCeilTime),

@@ -40,6 +40,19 @@ export function fromUnixtime<const S, const F = never>(seconds: S, format?: F):
   return new Expression(callNode("fromUnixtime", format === undefined ? [toNode(seconds)] : [toNode(seconds), toNode(format)]));
 }
 
+/**
+ * Seconds since 1970-01-01 UTC: `unixTimestamp()` of the job's clock now (BIGINT NOT NULL, per record), or
+ * `unixTimestamp(text [, format])` of a date-time text read by a Java datetime pattern (`yyyy-MM-dd HH:mm:ss`
+ * by default) in the session time zone (UTC); SQL `UNIX_TIMESTAMP`. NULL if an argument is NULL.
+ */
+export function unixTimestamp(): Expression<TLit<number>>;
+export function unixTimestamp<const S, const F = never>(text: S, format?: F):
+  Expression<TOp<"unixTimestamp", [NodeOf<S>, ...([F] extends [never] ? [] : [NodeOf<F>])]>>;
+export function unixTimestamp(text?: unknown, format?: unknown): Expression<unknown> {
+  const args = text === undefined ? [] : format === undefined ? [toNode(text)] : [toNode(text), toNode(format)];
+  return new Expression(callNode("unixTimestamp", args));
+}
+
 /** String concatenation; null if any argument is null (SQL `||`). */
 export function concat<const A extends readonly unknown[]>(...args: A): Expression<TOp<"concat", { [I in keyof A]: NodeOf<A[I]> }>> {
   return new Expression(callNode("concat", args.map(toNode)));

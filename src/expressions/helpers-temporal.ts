@@ -1,5 +1,5 @@
 import { ExecutionError } from "../types/errors.js";
-import { type PatternToken, formatDatetime, parseDatetimePattern } from "./datetime-pattern.js";
+import { type PatternToken, formatDatetime, parseDatetime, parseDatetimePattern } from "./datetime-pattern.js";
 
 /**
  * Run-time helpers for temporal expressions. Timestamps are `Date`s read in UTC (the session time
@@ -89,6 +89,20 @@ export const temporalHelpers = {
   /** FROM_UNIXTIME(seconds, format) with a format column. */
   fromUnixtimeText(seconds: number, format: string, where: string): string {
     return formatDatetime(checked(seconds * 1000, where), patternOf(format, where));
+  },
+  /** UNIX_TIMESTAMP(text, literal format): the seconds since the epoch of a date-time text (UTC), truncated as Java's long division. */
+  unixTimestamp(text: string, tokens: readonly PatternToken[], format: string, where: string): number {
+    const r = parseDatetime(text, tokens);
+    if ("failedAt" in r) {
+      // Flink returns Long.MIN_VALUE here, which no BIGINT value of tablestream (±(2^53-1)) can hold
+      throw new ExecutionError(`cannot parse '${text}' with the pattern '${format}' (it stops matching at position ${r.failedAt}) in ${where}; `
+        + "Flink returns Long.MIN_VALUE (-9223372036854775808) for it, which lies outside the BIGINT range [-(2^53-1), 2^53-1]");
+    }
+    return Math.trunc(checked(r.millis, where).getTime() / 1000) + 0;
+  },
+  /** UNIX_TIMESTAMP(text, format) with a format column. */
+  unixTimestampText(text: string, format: string, where: string): number {
+    return temporalHelpers.unixTimestamp(text, patternOf(format, where), format, where);
   },
   /** ISO-8601 week of the year (weeks start on Monday; week 1 holds the first Thursday), as EXTRACT(WEEK). */
   isoWeek(d: Date): number {

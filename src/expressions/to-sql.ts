@@ -28,7 +28,7 @@ const FUNCTIONS: Readonly<Record<string, string>> = {
   if: "IF", coalesce: "COALESCE", ifNull: "IFNULL", upper: "UPPER", lower: "LOWER", initCap: "INITCAP", charLength: "CHAR_LENGTH",
   substring: "SUBSTRING", concat: "CONCAT", replace: "REPLACE", repeat: "REPEAT", lpad: "LPAD", rpad: "RPAD", trimLeading: "LTRIM",
   trimTrailing: "RTRIM", abs: "ABS", power: "POWER", sqrt: "SQRT", exp: "EXP", ln: "LN", log10: "LOG10", mod: "MOD", floor: "FLOOR", ceil: "CEIL",
-  proctime: "PROCTIME",
+  proctime: "PROCTIME", fromUnixtime: "FROM_UNIXTIME", unixTimestamp: "UNIX_TIMESTAMP",
 };
 
 /** A SQL identifier in backticks (a backtick inside is doubled), so any column name is safe. */

@@ -181,6 +181,9 @@ type ApplyOk<K extends string, V extends readonly unknown[]> =
   : K extends "fromUnixtime" ? (IsCat<V[0], "NUMERIC"> extends true ? (V extends readonly [unknown, infer F] ? (IsCat<F, "STRING"> extends true ? string | NullOf<V>
     : TErr<`fromUnixtime needs a STRING format, got ${Category<F>}`>) : string | NullOf<V>)
     : TErr<`fromUnixtime needs a whole number of seconds, got ${Category<V[0]>}`>)
+  : K extends "unixTimestamp" ? (IsCat<V[0], "STRING"> extends true ? (V extends readonly [unknown, infer F] ? (IsCat<F, "STRING"> extends true ? number | NullOf<V>
+    : TErr<`unixTimestamp needs a STRING format, got ${Category<F>}`>) : number | NullOf<V>)
+    : TErr<`unixTimestamp needs a STRING date-time text, got ${Category<V[0]>}`>)
   : K extends "extract" ? (Category<V[0]> extends "TIMESTAMP" | "STRING" | "NULL" | "ANY" ? number | NullOf<V>
     : TErr<`EXTRACT needs a temporal argument, got ${Category<V[0]>}`>)
   : K extends "timeFloor" ? (Category<V[0]> extends "TIMESTAMP" | "ANY" ? V[0] : TErr<`FLOOR/CEIL to a time unit needs a TIMESTAMP, got ${Category<V[0]>}`>)

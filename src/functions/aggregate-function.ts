@@ -48,6 +48,8 @@ export class AggregateFunction<P extends readonly unknown[] = readonly unknown[]
   readonly params: readonly DataType[];
   readonly resultType: DataType;
   readonly spec: AggregateFunctionSpec<readonly DataType[], DataType, object>;
+  /** Whether `merge` is defined: a mini-batch GROUP BY then runs it in a local and a global phase. */
+  readonly mergeable: boolean;
 
   private constructor(spec: AggregateFunctionSpec<readonly DataType[], DataType, object>) {
     const what = `AggregateFunction${spec.name ? ` '${spec.name}'` : ""}`;
@@ -60,6 +62,7 @@ export class AggregateFunction<P extends readonly unknown[] = readonly unknown[]
     checkMethod(spec.retract, what, "retract", false);
     checkMethod(spec.merge, what, "merge", false);
     this.spec = spec;
+    this.mergeable = spec.merge !== undefined;
     this.id = nextFunctionId();
     Object.freeze(this);
   }

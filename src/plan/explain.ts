@@ -7,6 +7,7 @@ import { explainRelational } from "./relational-explain.js";
 import { sortKeysToString } from "./nodes/sort.js";
 import { explainMatch } from "./match-explain.js";
 import { explainOverAggregate, explainWindowAggregate } from "./window-explain.js";
+import { type ConfigReader, aggregatePhases } from "./agg-phase.js";
 
 /**
  * Renders the logical plan as a tree, each node with its attributes, changelog mode and schema:
@@ -16,11 +17,20 @@ import { explainOverAggregate, explainWindowAggregate } from "./window-explain.j
  * +- Filter(condition=[greaterThanOrEqual(age, 18)], changelogMode=[I]) -> [name: STRING, age: INT]
  *    +- Values(rows=3, changelogMode=[I]) -> [name: STRING, age: INT]
  * ```
+ * With the job's `config`, a GROUP BY that runs in two phases (agg-phase.ts) shows as Flink shows it: a
+ * `GlobalGroupAggregate` over a `LocalGroupAggregate` (same keys and calls; the local one has its input's mode).
  */
-export function explainPlan(root: PlanNode, batch: boolean): string {
+export function explainPlan(root: PlanNode, batch: boolean, config?: ConfigReader): string {
   const cache = new Map();
   const lines: string[] = ["== Logical Plan =="];
   const visit = (n: PlanNode, prefix: string, childPrefix: string) => {
+    if (n.kind === "Aggregate" && config !== undefined && aggregatePhases(n, config, batch) === 2) {
+      lines.push(`${prefix}Global${nodeLine(n, batch, cache).replace(/^Aggregate/, "GroupAggregate")}`);
+      const inputMode = modeToShortString(deriveChangelogMode(n.input, batch, cache));
+      lines.push(`${childPrefix}+- LocalGroupAggregate(${attributes(n)}, changelogMode=${inputMode}) -> ${n.schema.toShortString()}`);
+      visit(n.input, `${childPrefix}   +- `, `${childPrefix}      `);
+      return;
+    }
     lines.push(`${prefix}${nodeLine(n, batch, cache)}`);
     const inputs = inputsOf(n);
     inputs.forEach((c, i) => {

@@ -1,6 +1,7 @@
 import { ExecutionError, TableError } from "../types/errors.js";
 import { getExecutor, type Job, type JobSettings, type MetricsSnapshot } from "./executor.js";
 import { explainPlan } from "../plan/explain.js";
+import type { ConfigReader } from "../plan/agg-phase.js";
 import { type PlanNode, type SinkNode, type StatementSetNode, valuesNode } from "../plan/nodes.js";
 import { type JobClient, TableResult } from "./table-result.js";
 import { DataType } from "../types/data-type.js";
@@ -141,6 +142,8 @@ export class TablePipeline {
     private readonly node: SinkNode, private readonly start: (node: SinkNode, signal?: AbortSignal) => InsertTableResult, private readonly batch: boolean,
     /** The plan as the job runs it (changelog negotiation), for explain(). */
     private readonly planned: (node: PlanNode) => PlanNode = (n) => n,
+    /** The options explain() reads (a two-phase GROUP BY shows as Local/GlobalGroupAggregate). */
+    private readonly config?: ConfigReader,
   ) {}
 
   /** Submits the insert job; see `Table.executeInsert`. */
@@ -150,7 +153,7 @@ export class TablePipeline {
 
   /** The plan, with the Sink node on top. */
   explain(): string {
-    return explainPlan(this.planned(this.node), this.batch);
+    return explainPlan(this.planned(this.node), this.batch, this.config);
   }
 
   /** @internal The planned Sink node (a statement set collects these). */

@@ -51,7 +51,7 @@ function explain(env: TableEnvironment, binder: Binder, s: ExplainStatement): st
   } else {
     const root: PlanNode = t.kind === "Insert" ? binder.sinkOf(t) : statementSetRoot(binder, t);
     const planned = env.negotiate(root, false);
-    text = planned.kind === "StatementSet" ? explainStatementSet(planned as StatementSetNode, env.isBatch()) : explainPlan(planned, env.isBatch());
+    text = planned.kind === "StatementSet" ? explainStatementSet(planned as StatementSetNode, env.isBatch()) : explainPlan(planned, env.isBatch(), env.getConfig());
   }
   if (!s.details.includes("CHANGELOG_MODE")) text = text.replace(/, changelogMode=\[[^\]]*\]/g, "").replace(/\(changelogMode=\[[^\]]*\]\)/g, "()");
   return text;

@@ -396,7 +396,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
 
   /** The logical plan with each node's schema and changelog mode. */
   explain(): string {
-    return explainPlan(this.env.negotiate(this.node, true), this.env.isBatch());
+    return explainPlan(this.env.negotiate(this.node, true), this.env.isBatch(), this.env.getConfig());
   }
 
   /**
@@ -514,7 +514,7 @@ export class Table<out S extends object = Record<string, unknown>, out M extends
   /** Binds this table to a sink without running it (Flink's `insertInto`): `t.insertInto("out").execute()`. */
   insertInto<const T extends string | TableDescriptor<object>>(target: SinkTarget<M, T>): TablePipeline {
     const node = this.env.planInsert(this.node, target as string | TableDescriptor<object>);
-    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch(), (n) => this.env.negotiate(n, false));
+    return new TablePipeline(node, (n, signal) => this.env.startInsert(n, signal), this.env.isBatch(), (n) => this.env.negotiate(n, false), this.env.getConfig());
   }
 
   /**

@@ -117,10 +117,10 @@ describe("§14 group aggregation, restored from a savepoint", () => {
     ]));
   });
 
-  // Known difference (not fixed here): with mini-batch Flink plans a merging aggregate as a local and a
-  // global aggregate (two-phase), whose bundles compound, so its first output comes after ten rows;
-  // tablestream runs one aggregate with bundles of five rows. `it.fails` flips once two-phase lands.
-  it.fails("R-089 group-aggregate-distinct-mini-batch (two-phase mini-batch: not yet)", async () => {
+  // With mini-batch every aggregate here can merge, so the GROUP BY runs in two phases: the local bundle of
+  // five rows hands each key on once, in Flink's bundle-map order, and the global bundle emits when it holds
+  // five keys (after the first key of the third local bundle, e = 3).
+  it("R-089 group-aggregate-distinct-mini-batch: two phases", async () => {
     const r = await runRestore({ ...DISTINCT, config: MINI_BATCH });
     expect(sorted(r.before)).toEqual(sorted([
       "+I[3, 1, 2, 8, 31, 10.0, 3]", "+I[2, 1, 4, 14, 42, 7.0, 6]", "+I[1, 1, 4, 12, 24, 6.0, 4]", "+U[2, 1, 4, 14, 57, 8.0, 7]",
@@ -142,7 +142,7 @@ describe("§14 group aggregation, restored from a savepoint", () => {
     expect(sorted(r.after)).toEqual(sorted(["+I[7, 7, MNO]", "+U[7, 7, MNO|XYZ]"]));
   });
 
-  it.fails("R-091 group-aggregate-udf-with-merge-mini-batch (two-phase mini-batch: not yet)", async () => {
+  it("R-091 group-aggregate-udf-with-merge-mini-batch: user functions with merge run in two phases", async () => {
     const r = await runRestore({ ...WITH_MERGE, config: MINI_BATCH });
     expect(sorted(r.before)).toEqual(sorted([
       "+I[2, 2, Hello World Its nice|Hello World|ABC|FGH|CDE|JKL]", "+I[1, 1, Hello World Like|Hello|GHI|EFG]",

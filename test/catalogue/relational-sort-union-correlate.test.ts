@@ -17,9 +17,9 @@ describe("§9 sort-limit and limit, restored from a savepoint", () => {
     expect(sorted(r.after)).toEqual(sorted(["-D[3, b, 7]", "+I[2, a, 6]", "-D[2, a, 6]", "+I[1, a, 5]"]));
   });
 
-  // Known difference (not fixed here): once a LIMIT is satisfied tablestream ends the job (its sources are
-  // cancelled), so there is no running job to take the savepoint of; Flink keeps the job running.
-  it.fails("R-069 limit: the first 3 arrivals; the rows after the restore are dropped (a satisfied LIMIT ends the job)", async () => {
+  // As in Flink, a satisfied LIMIT does not end a streaming INSERT job: it runs on (dropping rows), is
+  // savepointed, and the restored job drops the rows after the restore too.
+  it("R-069 limit: the first 3 arrivals; the rows after the restore are dropped (the job runs on past the limit)", async () => {
     const r = await runRestore({
       sources: [{ name: "source_t", columns: "a INT, b VARCHAR, c INT", before: DATA, after: [[8, "d", 3], [7, "e", 2]] }],
       sink: SORT_SINK, sql: "INSERT INTO sink_t SELECT * from source_t LIMIT 3",

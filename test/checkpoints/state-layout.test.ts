@@ -14,8 +14,9 @@ const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
 /** An environment with endless sources `a (k INT, v BIGINT)` and `b (k INT, w STRING)` holding one row each, and a sink. */
-function env(sinkColumns: string, savepoint?: string): TableEnvironment {
+function env(sinkColumns: string, savepoint?: string, config: Readonly<Record<string, string>> = {}): TableEnvironment {
   const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(config)) e.getConfig().set(k, v);
   if (savepoint !== undefined) e.getConfig().set("execution.savepoint.path", savepoint);
   const endless = (row: unknown[]) => (async function* () { yield Row.of(...row); await new Promise(() => { /* stays open */ }); })();
   for (const [name, columns, row] of [["a", "k INT, v BIGINT", [1, 10]], ["b", "k INT, w STRING", [1, "x"]]] as const) {
@@ -33,10 +34,10 @@ function env(sinkColumns: string, savepoint?: string): TableEnvironment {
 }
 
 /** Runs `sql` until its sources are read, stops it with a savepoint and returns the savepoint's `_metadata` file. */
-async function savepointOf(sinkColumns: string, sql: string): Promise<string> {
+async function savepointOf(sinkColumns: string, sql: string, config?: Readonly<Record<string, string>>): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "ts-layout-"));
   dirs.push(dir);
-  const result = env(sinkColumns).executeSql(sql);
+  const result = env(sinkColumns, undefined, config).executeSql(sql);
   await new Promise((r) => setTimeout(r, 30));
   const path = await result.getJobClient()!.stopWithSavepoint(dir);
   return join(path, readdirSync(path).find((f) => f === "_metadata")!);
@@ -58,9 +59,9 @@ function transplant(from: string, to: string, operator: string): string {
   return join(from, "..");
 }
 
-async function restoreError(sinkColumns: string, sql: string, savepoint: string): Promise<ExecutionError> {
+async function restoreError(sinkColumns: string, sql: string, savepoint: string, config?: Readonly<Record<string, string>>): Promise<ExecutionError> {
   try {
-    await env(sinkColumns, savepoint).executeSql(sql).await();
+    await env(sinkColumns, savepoint, config).executeSql(sql).await();
   } catch (e) {
     return e as ExecutionError;
   }
@@ -76,6 +77,17 @@ describe("state whose layout changed", () => {
     const uid = uidOf(a, "GroupAggregateOperator");
     const e = await restoreError(...A, transplant(b, a, "GroupAggregateOperator"));
     expect(e).toBeInstanceOf(ExecutionError);
+    expect(e.message).toContain(`incompatible state for uid '${uid}' (GroupAggregateOperator)`);
+    expect(e.message).toContain("the state layout changed (aggregates: [COUNT(): BIGINT NOT NULL, MAX(BIGINT): BIGINT] in the snapshot, [SUM(BIGINT): BIGINT] now)");
+  });
+
+  it("a two-phase (mini-batch) aggregate has the one-phase aggregate's state and its checks", async () => {
+    const MB = { "table.exec.mini-batch.enabled": "true", "table.exec.mini-batch.allow-latency": "10 s", "table.exec.mini-batch.size": "5" };
+    const A = ["k INT, s BIGINT", "INSERT INTO out SELECT k, SUM(v) FROM a GROUP BY k"] as const;
+    const B = ["k INT, s BIGINT, m BIGINT", "INSERT INTO out SELECT k, COUNT(*), MAX(v) FROM a GROUP BY k"] as const;
+    const a = await savepointOf(...A, MB);
+    const uid = uidOf(a, "GroupAggregateOperator");
+    const e = await restoreError(...A, transplant(await savepointOf(...B, MB), a, "GroupAggregateOperator"), MB);
     expect(e.message).toContain(`incompatible state for uid '${uid}' (GroupAggregateOperator)`);
     expect(e.message).toContain("the state layout changed (aggregates: [COUNT(): BIGINT NOT NULL, MAX(BIGINT): BIGINT] in the snapshot, [SUM(BIGINT): BIGINT] now)");
   });

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  $, DataTypes, EnvironmentSettings, Row, RowKind, Schema, TableDescriptor, TableEnvironment, ValidationError,
+  $, CollectionSink, DataTypes, EnvironmentSettings, Row, RowKind, Schema, TableDescriptor, TableEnvironment, ValidationError,
 } from "../../src/index.js";
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
@@ -182,6 +185,37 @@ describe("limit on an unbounded stream", () => {
     const rows = await result.toArray();
     expect(rows).toHaveLength(5);
     expect(result.getMetrics()["Collect.numRecordsIn"]).toBe(5);
+  });
+
+  it("an INSERT job runs on past a satisfied LIMIT (Flink): the source is read on, its rows dropped, the job can be savepointed", async () => {
+    const env = streaming();
+    env.createTemporaryTable("Endless", TableDescriptor.forConnector("datagen")
+      .schema(Schema.newBuilder().column("n", DataTypes.INT()).build()).option("seed", "7").build());
+    const sink = new CollectionSink();
+    env.createTemporaryTable("out", sink.descriptor(Schema.newBuilder().column("n", DataTypes.INT()).build()));
+    const result = env.from("Endless").limit(3).executeInsert("out");
+    for (let waited = 0; sink.size < 3 && waited < 5000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+    const read = () => result.getMetrics()["datagen[Endless].numRecordsOut"] as number;
+    const before = read();
+    for (let waited = 0; read() === before && waited < 5000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+    expect(read()).toBeGreaterThan(before);
+    const dir = mkdtempSync(join(tmpdir(), "ts-limit-"));
+    try {
+      await expect(result.getJobClient()!.triggerSavepoint(dir)).resolves.toContain("savepoint-");
+    } finally {
+      await result.getJobClient()!.cancel();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(sink.changelog()).toHaveLength(3);
+    expect(result.getMetrics()["Sink[out].numRecordsIn"]).toBe(3);
+  });
+
+  it("a batch INSERT with a LIMIT ends with its source", async () => {
+    const env = batch();
+    const sink = new CollectionSink();
+    env.createTemporaryTable("out", sink.descriptor(Schema.newBuilder().column("n", DataTypes.INT()).build()));
+    await env.fromValues(DataTypes.ROW(DataTypes.FIELD("n", DataTypes.INT())), Row.of(1), Row.of(2), Row.of(3)).limit(2).executeInsert("out").await();
+    expect(sink.changelog()).toEqual(["+I[1]", "+I[2]"]);
   });
 
   it("also with an offset: the rows after it, in arrival order", async () => {

@@ -4,7 +4,7 @@
 // expressions and checks the run-time types and values behind each expectation here.
 import { expectTypeOf } from "vitest";
 import {
-  $, DataTypes, type DayTimeInterval, type Decimal, Row, type YearMonthInterval, call, coalesce, fromUnixtime, ifThenElse, lit,
+  $, DataTypes, type DayTimeInterval, type Decimal, Row, type YearMonthInterval, call, coalesce, fromUnixtime, ifThenElse, lit, unixTimestamp,
 } from "../../src/index.js";
 import { env } from "./fixtures.js";
 import type { ModeOf, SchemaOf } from "./helpers.js";
@@ -176,3 +176,12 @@ expectTypeOf<SchemaOf<typeof unix>>().toEqualTypeOf<{ u1: string; u2: string | n
 t.select(fromUnixtime($("product")).as("bad"));
 // @ts-expect-error the format must be a string
 t.select(fromUnixtime($("amount"), $("amount")).as("bad"));
+
+// ---- unixTimestamp: a number (BIGINT); NOT NULL without arguments, else nullable when an argument is ---
+const epoch = t.select(unixTimestamp().as("e0"), unixTimestamp($("product")).as("e1"), unixTimestamp($("product"), "yyyy").as("e2"),
+  unixTimestamp($("name")).as("e3"), unixTimestamp($("product"), $("name")).as("e4"));
+expectTypeOf<SchemaOf<typeof epoch>>().toEqualTypeOf<{ e0: number; e1: number; e2: number; e3: number | null; e4: number | null }>();
+// @ts-expect-error the text must be a string
+t.select(unixTimestamp($("amount")).as("bad"));
+// @ts-expect-error the format must be a string
+t.select(unixTimestamp($("product"), $("amount")).as("bad"));

@@ -16,6 +16,8 @@ export interface MiniBatchSpec {
   readonly size: number;
   readonly latency: number;
   readonly clock: () => number;
+  /** Two phases (plan/agg-phase.ts): a local bundle in front of the aggregate (local-bundle.ts). */
+  readonly twoPhase?: boolean;
 }
 
 /** The mini-batch settings of a job, or undefined when off (always off in batch mode, which emits once at the end anyway). */

@@ -10,6 +10,7 @@ import { BaseOperator, type Output } from "../operator.js";
 import { ValidationError } from "../../types/errors.js";
 import type { KeyedStateTtl } from "../state-ttl.js";
 import type { MiniBatchBundle, MiniBatchSpec } from "../aggregates/mini-batch.js";
+import { type LocalBundle, compileLocalBundle } from "../aggregates/local-bundle.js";
 
 export { udfAccumulator } from "../aggregates/aggregate-layout.js";
 
@@ -30,7 +31,10 @@ export { udfAccumulator } from "../aggregates/aggregate-layout.js";
  * group is a dense id (gid) into GroupColumns, found through a key index chosen by key type (KeyIndex).
  *
  * With mini-batch (`table.exec.mini-batch.*`, aggregates/mini-batch.ts) records are folded as they come and
- * the changes are emitted once per group per bundle.
+ * the changes are emitted once per group per bundle. In two phases (`spec.twoPhase`, plan/agg-phase.ts) a
+ * local bundle (aggregates/local-bundle.ts) collects records per key first and hands each key on once per
+ * local bundle; the operator's own bundle (the global phase) then counts keys handed on, not records, and
+ * emits when it holds `size` of them, as Flink's MiniBatchGlobalGroupAggFunction does.
  *
  * A key or argument expression that fails on a record (`$("a").dividedBy(0).sum()`) fails the job with
  * the record named, as in CalcOperator (row-error.ts).
@@ -50,6 +54,11 @@ export class GroupAggregateOperator extends BaseOperator {
   /** The open mini-batch bundle and its flush, with mini-batch. */
   private readonly bundle: MiniBatchBundle | undefined;
   private readonly flush: (() => void) | undefined;
+  /** The local phase, in two phases: its bundle and per-record function (processElement then). */
+  private readonly local: LocalBundle | undefined;
+  private readonly fold: ((input: number, kind: number, row: unknown[]) => void) | undefined;
+  /** The global bundle's size in keys handed on, in two phases. */
+  private readonly globalSize: number;
   /** The state's layout (checked on restore): key types and the aggregate list. */
   private readonly layoutText: Readonly<Record<string, string>>;
 
@@ -61,7 +70,10 @@ export class GroupAggregateOperator extends BaseOperator {
       keys: typesOf(node.schema, node.schema.types.slice(0, keyCount).map((_, i) => i)),
       aggregates: `[${node.aggCalls.map((c) => `${c.udf ? c.name : c.fn}${c.distinct ? " DISTINCT" : ""}(${c.argTypes.map(String).join(", ")}): ${c.type}`).join(", ")}]`,
     });
-    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, miniBatch);
+    // in two phases the global bundle never ends by itself: flushLocal counts the keys handed on
+    const twoPhase = !batch && miniBatch?.twoPhase === true;
+    const globalSpec = twoPhase ? { size: Infinity, latency: Infinity, clock: miniBatch!.clock } : miniBatch;
+    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, globalSpec);
     this.ttl = code.ttl;
     this.bundle = code.bundle;
     this.flush = code.flush;
@@ -72,6 +84,41 @@ export class GroupAggregateOperator extends BaseOperator {
     // (megamorphic) dispatch lands on this query's code directly
     this.processElement = code.processElement;
     this.emitAll = code.emitAll;
+    this.globalSize = miniBatch?.size ?? 0;
+    if (twoPhase) {
+      const local = compileLocalBundle(node, miniBatch!, () => this.localFull(), resolveFunction);
+      this.local = local.bundle;
+      this.fold = code.processElement;
+      this.processElement = local.process;
+    }
+  }
+
+  /** The local bundle is full or due: hand it on; a due bundle (allow-latency) ends the global one too, as Flink's mini-batch marker does. */
+  private localFull(): void {
+    const due = this.local!.count < this.local!.spec.size;
+    this.flushLocal();
+    if (due) this.flush!();
+  }
+
+  /** Hands each key of the local bundle on to the global phase, in Flink's order; the global bundle emits whenever it holds `size` keys. */
+  private flushLocal(): void {
+    const local = this.local;
+    if (local === undefined || local.count === 0) return;
+    const b = this.bundle!;
+    const fold = this.fold!;
+    const order = local.order();
+    const records = local.records;
+    local.clear();
+    let handed = b.records;
+    for (const l of order) {
+      const rs = records[l]!;
+      for (let j = 0; j < rs.length; j += 2) fold(0, rs[j] as number, rs[j + 1] as unknown[]);
+      b.records = ++handed;
+      if (handed >= this.globalSize) {
+        this.flush!();
+        handed = 0;
+      }
+    }
   }
 
   stateSchema(): Readonly<Record<string, string>> {
@@ -80,18 +127,23 @@ export class GroupAggregateOperator extends BaseOperator {
 
   /** The final watermark ends the open bundle first, so that no change follows it. */
   protected override onWatermark(wm: number): void {
-    if (wm === Infinity && this.flush !== undefined) this.flush();
+    if (wm === Infinity && this.flush !== undefined) {
+      this.flushLocal();
+      this.flush();
+    }
     this.out.watermark(wm);
   }
 
   override prepareSnapshotPreBarrier(): boolean {
-    if (this.bundle === undefined || this.bundle.records === 0) return false;
+    if (this.bundle === undefined || (this.bundle.records === 0 && (this.local === undefined || this.local.count === 0))) return false;
+    this.flushLocal();
     this.flush!();
     return true;
   }
 
   protected override onEndOfInput(): void {
     if (this.batch) this.emitAll(this.out);
+    this.flushLocal();
     this.flush?.();
     this.out.endInput();
   }
@@ -113,15 +165,23 @@ export class GroupAggregateOperator extends BaseOperator {
       keys: this.index.valuesOf(key), ...this.layout.snapshot(this.cols, gid), ...(ttl ? { written: ttl.timeOf(gid) } : {}),
     }));
     const b = this.bundle;
-    if (b === undefined || b.records === 0) return groups;
-    // the open bundle is state too: the groups it touched with their results before it, and its record count
-    return { groups, bundle: { records: b.records, touched: b.gids.map((_g, i) => ({ keys: b.keys[i], before: b.befores[i] })) } };
+    const local = this.local !== undefined && this.local.count > 0 ? this.local.records.slice() : undefined;
+    if ((b === undefined || b.records === 0) && local === undefined) return groups;
+    // the open bundles are state too: the groups the global one touched with their results before it, and
+    // its record count (keys handed on, in two phases); the local one's records per key in order of first touch
+    return {
+      groups,
+      ...(b !== undefined && b.records > 0 ? { bundle: { records: b.records, touched: b.gids.map((_g, i) => ({ keys: b.keys[i], before: b.befores[i] })) } } : {}),
+      ...(local !== undefined ? { local } : {}),
+    };
   }
 
   override restoreState(state: unknown): void {
     // with TTL a group keeps the time of its last write; one from a checkpoint without TTL starts at the restore
     const now = this.ttl?.now() ?? 0;
-    const withBundle = !Array.isArray(state) ? state as { groups: unknown[]; bundle: { records: number; touched: { keys: unknown[]; before: unknown[] | null }[] } } : undefined;
+    const withBundle = !Array.isArray(state)
+      ? state as { groups: unknown[]; bundle?: { records: number; touched: { keys: unknown[]; before: unknown[] | null }[] }; local?: unknown[][] }
+      : undefined;
     const groups = (withBundle?.groups ?? state) as { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[];
     for (const g of groups) {
       const gid = this.cols.alloc();
@@ -136,11 +196,19 @@ export class GroupAggregateOperator extends BaseOperator {
     if (b === undefined) {
       throw new ValidationError("a snapshot taken with mini-batch holds an open bundle; restore it with table.exec.mini-batch.enabled = true");
     }
-    for (const t of withBundle.bundle.touched) {
-      const probe = this.index.probeOf(this.index.keyOf(t.keys));
-      b.add(this.index.get(probe), t.before, probe, t.keys);
+    if (withBundle.bundle !== undefined) {
+      for (const t of withBundle.bundle.touched) {
+        const probe = this.index.probeOf(this.index.keyOf(t.keys));
+        b.add(this.index.get(probe), t.before, probe, t.keys);
+      }
+      b.records = withBundle.bundle.records;
+      b.started = b.spec.clock();
     }
-    b.records = withBundle.bundle.records;
-    b.started = b.spec.clock();
+    if (withBundle.local === undefined) return;
+    if (this.local === undefined) {
+      throw new ValidationError("a snapshot taken with a two-phase aggregate holds an open local bundle; restore it with table.exec.mini-batch.enabled = true and table.optimizer.agg-phase-strategy other than ONE_PHASE");
+    }
+    // the records go through the local phase again, each key's in their order (none is due: the bundle starts now)
+    for (const rs of withBundle.local) for (let j = 0; j < rs.length; j += 2) this.processElement(0, rs[j] as number, rs[j + 1] as unknown[]);
   }
 }

@@ -8,6 +8,8 @@ import type { DataType } from "../../types/data-type.js";
 export interface PlannedAggregateFunction {
   readonly name: string;
   readonly resultType: DataType;
+  /** Whether it defines `merge` (then a mini-batch GROUP BY may run it in two phases, plan/agg-phase.ts). */
+  readonly mergeable?: boolean;
 }
 
 export interface AggCall {
