@@ -37,6 +37,7 @@ export const jdbcConnector = defineConnector({
     createWriter: (ctx) => JdbcSinkWriter.open(ctx),
   },
   lookup: {
+    acceptFilter: (f, table) => acceptsJdbcFilter(f, table.columns),
     createReader: (ctx) => JdbcLookupReader.open(ctx),
   },
 });
