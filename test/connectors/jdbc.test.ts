@@ -227,6 +227,43 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
     await reader.close?.();
   });
 
+  it("pushed lookup filters are part of the lookup query: rows failing them never leave the database", async () => {
+    const t = uniqueTable("dimf");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER, name TEXT, age INTEGER)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'Bob', 28), (2, 'Alice', 32), (2, 'Al', NULL), (3, 'Claire', 37)`);
+    const physical = new ResolvedSchema([{ name: "id", type: DataTypes.INT() }, { name: "name", type: DataTypes.STRING() }, { name: "age", type: DataTypes.INT() }]);
+    const table = tableContext(jdbcConnector, { tableName: "Dim", connector: "jdbc", options: new Map([["url", db.url], ["table-name", t]]), physical }, "lookup");
+    expect(jdbcConnector.lookup!.acceptFilter!({ column: "age", op: ">", value: 30 }, table as never)).toBe(true);
+    expect(jdbcConnector.lookup!.acceptFilter!({ column: "name", op: "<", value: "m" }, table as never)).toBe(false); // collations differ
+    const filters = [{ column: "age", op: ">", value: 30 }, { column: "name", op: "IN", value: ["Alice", "Bob", "Claire"] }];
+    const reader = await jdbcConnector.lookup!.createReader({ ...table, keys: ["id"], filters, signal: new AbortController().signal } as never) as { sql: string; lookup(k: unknown[]): unknown; close(): unknown };
+    const p = (i: number) => (pg() ? `$${i}` : "?");
+    expect(reader.sql).toBe(`SELECT "id", "name", "age" FROM "${t}" WHERE "id" = ${p(1)} AND "age" > ${p(2)} AND "name" IN (${p(3)}, ${p(4)}, ${p(5)})`);
+    expect(await reader.lookup([1])).toEqual([]);
+    expect(await reader.lookup([2])).toEqual([[2, "Alice", 32]]);
+    expect(await reader.lookup([3])).toEqual([[3, "Claire", 37]]);
+    await reader.close();
+  });
+
+  it("a lookup join pushes C.age > 30 into the jdbc lookup; the rows equal those of the same join filtering itself", async () => {
+    const t = uniqueTable("customers_p");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER PRIMARY KEY, name TEXT, age INTEGER)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'Bob', 28), (2, 'Alice', 32), (3, 'Claire', 37), (4, 'Shannon', NULL)`);
+    const e = env();
+    e.executeSql(`CREATE TABLE customers_p (id INT, name STRING, age INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'jdbc', 'url' = '${db.url}', 'table-name' = '${t}')`);
+    const orders = Schema.newBuilder().column("order_id", DataTypes.INT()).column("customer_id", DataTypes.INT()).columnByExpression("proc_time", "PROCTIME()").build();
+    e.createTemporaryView("orders_p", e.fromValues(orders, Row.of(1, 3), Row.of(2, 1), Row.of(3, 2), Row.of(4, 4), Row.of(5, 9)) as never);
+    const join = (cond: string, type = "") => `SELECT O.order_id, C.name, C.age FROM orders_p AS O ${type} JOIN customers_p FOR SYSTEM_TIME AS OF O.proc_time AS C ON O.customer_id = C.id AND ${cond}`;
+    expect(e.sqlQuery(join("C.age > 30")).explain()).toMatch(/LookupJoin\(table=\[customers_p\], joinType=\[InnerJoin\], lookup=\[customer_id\], filter=\[age > 30\], changelogMode/);
+    expect(e.sqlQuery(join("C.age + 0 > 30")).explain()).toMatch(/lookup=\[customer_id\], where=\[/);
+    const expected = ["+I[1, Claire, 37]", "+I[3, Alice, 32]"];
+    expect(await e.executeSql(join("C.age > 30")).toChangelog()).toEqual(expected);
+    expect(await e.executeSql(join("C.age + 0 > 30")).toChangelog()).toEqual(expected);
+    const left = ["+I[1, Claire, 37]", "+I[2, null, null]", "+I[3, Alice, 32]", "+I[4, null, null]", "+I[5, null, null]"];
+    expect(await e.executeSql(join("C.age > 30", "LEFT")).toChangelog()).toEqual(left);
+    expect(await e.executeSql(join("C.age + 0 > 30", "LEFT")).toChangelog()).toEqual(left);
+  });
+
   it("a lookup join enriches a stream from the database table (cached per lookup.cache)", async () => {
     const t = uniqueTable("customers");
     await db.exec(`CREATE TABLE ${t} (id INTEGER PRIMARY KEY, name TEXT, age INTEGER)`);
