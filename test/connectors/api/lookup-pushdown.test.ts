@@ -111,8 +111,8 @@ describe("filter pushdown into lookup sources", () => {
 
   it("the Table API's joinLateral condition is pushed the same way", async () => {
     const { env, seen } = setup("age;city");
-    const orders = env.from("orders_t" as never) as unknown as ReturnType<typeof env.fromValues>;
-    const t = orders.joinLateral(call(env.lookupFunction<{ id: number; name: string | null; age: number | null }>("customers_t", "id"), $("customer_id")),
+    const orders = env.fromValues(ORDERS_SCHEMA, ORDERS);
+    const t = orders.joinLateral(call(env.lookupFunction<{ id: number; name: string | null; age: number | null; city: string | null }>("customers_t", "id"), $("customer_id")),
       $("age").isLessOrEqual(32).and($("city").isEqual("Boise").or($("city").isEqual("Mountain View")))).select($("order_id"), $("name"));
     expect(t.explain()).toMatch(/filter=\[age <= 32 AND \(city = 'Boise' OR city = 'Mountain View'\)\]/);
     expect(await t.execute().toChangelog()).toEqual(["+I[3, Bob]", "+I[6, Shannon]"]);
