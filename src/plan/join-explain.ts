@@ -3,6 +3,7 @@ import type { IntervalJoinNode } from "./nodes/interval-join.js";
 import type { JoinNode } from "./nodes/join.js";
 import type { LookupJoinNode } from "./nodes/lookup-join.js";
 import type { TemporalJoinNode } from "./nodes/temporal-join.js";
+import { pushedFilterToString } from "./pushed-filter.js";
 
 const JOIN_TYPE = { INNER: "InnerJoin", LEFT: "LeftOuterJoin", RIGHT: "RightOuterJoin", FULL: "FullOuterJoin" } as const;
 
@@ -10,6 +11,7 @@ const JOIN_TYPE = { INNER: "InnerJoin", LEFT: "LeftOuterJoin", RIGHT: "RightOute
 export function explainJoin(n: JoinNode | IntervalJoinNode | TemporalJoinNode | LookupJoinNode): string {
   if (n.kind === "LookupJoin") {
     return [`table=[${n.tableName}]`, `joinType=[${JOIN_TYPE[n.joinType]}]`, `lookup=[${n.keys.map(nodeToString).join(", ")}]`,
+      ...(n.pushedFilters?.length ? [`filter=[${n.pushedFilters.map(pushedFilterToString).join(" AND ")}]`] : []),
       ...(n.residual ? [`where=[${nodeToString(n.residual)}]`] : [])].join(", ");
   }
   if (n.kind === "TemporalJoin") {

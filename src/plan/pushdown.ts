@@ -1,4 +1,5 @@
 import type { CallNode, ExprNode } from "../expressions/node.js";
+import type { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
 import { type FilterNode, type PlanNode, type SourceScanNode, copyNode, inputsOf, withInputs } from "./nodes.js";
 import type { PushdownSupport, PushedFilter } from "./pushed-filter.js";
@@ -71,7 +72,7 @@ function pushFilter(f: FilterNode, scan: SourceScanNode, s: PushdownSupport, use
   const pushed: PushedFilter[] = [];
   const kept: ExprNode[] = [];
   for (const c of conjuncts) {
-    const p = toPushed(c, scan);
+    const p = toPushed(c, scanColumns(scan));
     if (p !== undefined && s.acceptFilter(p)) pushed.push(p);
     else kept.push(c);
   }
@@ -117,7 +118,7 @@ function splitOr(e: ExprNode): ExprNode[] {
   return e.kind === "Call" && e.fn === "or" && e.udf === undefined ? e.args.flatMap(splitOr) : [e];
 }
 
-function splitAnd(e: ExprNode): ExprNode[] {
+export function splitAnd(e: ExprNode): ExprNode[] {
   return e.kind === "Call" && e.fn === "and" && e.udf === undefined ? e.args.flatMap(splitAnd) : [e];
 }
 
@@ -127,24 +128,33 @@ const COMPARISONS: Readonly<Record<string, PushedFilter["op"]>> = {
 const FLIPPED: Readonly<Record<string, PushedFilter["op"]>> = { "=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
 const NUMERIC = new Set(["TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE"]);
 
-/** A conjunct as a pushed filter, when it compares a physical column with literals of its type family. */
-function toPushed(e: ExprNode, scan: SourceScanNode): PushedFilter | undefined {
+/** A column a pushed filter may name: its name at the source and its type. */
+export interface FilterColumn { readonly name: string; readonly type: DataType }
+
+const scanColumns = (scan: SourceScanNode) => (name: string): FilterColumn | undefined =>
+  (scan.physical.has(name) ? { name, type: scan.physical.column(name).type } : undefined);
+
+/**
+ * A conjunct as a pushed filter, when it compares a column `columnOf` knows with literals of its type family
+ * (the filter names the column as `columnOf` returns it: a scan's physical column, a lookup source's column).
+ */
+export function toPushed(e: ExprNode, columnOf: (name: string) => FilterColumn | undefined): PushedFilter | undefined {
   if (e.kind !== "Call" || e.udf !== undefined) return undefined;
   if (e.fn === "or") {
     // a disjunction of comparisons: offered whole (the source applies all of it or none)
-    const any = splitOr(e).map((x) => toPushed(x, scan));
+    const any = splitOr(e).map((x) => toPushed(x, columnOf));
     if (any.some((x) => x === undefined)) return undefined;
     const alternatives = any as PushedFilter[];
     return { column: alternatives[0]!.column, op: "OR", any: alternatives };
   }
-  const column = (x: ExprNode | undefined) => (x?.kind === "Column" && scan.physical.has(x.name) ? x.name : undefined);
+  const column = (x: ExprNode | undefined) => (x?.kind === "Column" ? columnOf(x.name) : undefined);
   if ((e.fn === "isNull" || e.fn === "isNotNull") && e.args.length === 1) {
     const c = column(e.args[0]);
-    return c === undefined ? undefined : { column: c, op: e.fn === "isNull" ? "IS NULL" : "IS NOT NULL" };
+    return c === undefined ? undefined : { column: c.name, op: e.fn === "isNull" ? "IS NULL" : "IS NOT NULL" };
   }
-  const fits = (c: string, v: ExprNode | undefined, op: PushedFilter["op"]): v is ExprNode & { kind: "Literal" } => {
+  const fits = (c: FilterColumn, v: ExprNode | undefined, op: PushedFilter["op"]): v is ExprNode & { kind: "Literal" } => {
     if (v?.kind !== "Literal" || v.type !== undefined || v.value === null) return false;
-    const root = scan.physical.column(c).type.root;
+    const root = c.type.root;
     if (NUMERIC.has(root)) return typeof v.value === "number" && Number.isFinite(v.value);
     if (op !== "=" && op !== "<>" && op !== "IN") return false;
     if (root === "VARCHAR" || root === "CHAR") return typeof v.value === "string" && root === "VARCHAR";
@@ -154,14 +164,14 @@ function toPushed(e: ExprNode, scan: SourceScanNode): PushedFilter | undefined {
   if (e.fn === "in" && e.args.length >= 2) {
     const c = column(e.args[0]);
     if (c === undefined || !e.args.slice(1).every((a) => fits(c, a, "IN"))) return undefined;
-    return { column: c, op: "IN", value: e.args.slice(1).map((a) => (a as { value: unknown }).value) };
+    return { column: c.name, op: "IN", value: e.args.slice(1).map((a) => (a as { value: unknown }).value) };
   }
   const op = COMPARISONS[e.fn];
   if (op === undefined || e.args.length !== 2) return undefined;
   const [a, b] = e.args as [ExprNode, ExprNode];
   const left = column(a);
-  if (left !== undefined && fits(left, b, op)) return { column: left, op, value: b.value };
+  if (left !== undefined && fits(left, b, op)) return { column: left.name, op, value: b.value };
   const right = column(b);
-  if (right !== undefined && fits(right, a, FLIPPED[op]!)) return { column: right, op: FLIPPED[op]!, value: a.value };
+  if (right !== undefined && fits(right, a, FLIPPED[op]!)) return { column: right.name, op: FLIPPED[op]!, value: a.value };
   return undefined;
 }

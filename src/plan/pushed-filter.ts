@@ -31,6 +31,23 @@ export interface PushdownSupport {
   acceptFilter(filter: PushedFilter): boolean;
 }
 
+/**
+ * A lookup source that applies filters itself (Flink's SupportsFilterPushDown on a LookupTableSource): the
+ * object a LookupJoin node holds as its `reader` implements it when the connector's lookup side accepts filters.
+ */
+export interface LookupFilterSupport {
+  /** The source's physical column names, in the order of the lookup join's `lookupSchema` columns. */
+  readonly lookupColumns: readonly string[];
+  /** Whether the source applies `filter` (on a physical column name) to the rows it returns. */
+  acceptLookupFilter(filter: PushedFilter): boolean;
+  /** The same lookup source, also applying `filters` (accepted ones) to every lookup. */
+  withLookupFilters(filters: readonly PushedFilter[]): unknown;
+}
+
+export function isLookupFilterSupport(r: unknown): r is LookupFilterSupport {
+  return typeof (r as Partial<LookupFilterSupport>)?.withLookupFilters === "function" && typeof (r as Partial<LookupFilterSupport>)?.acceptLookupFilter === "function";
+}
+
 /** A filter in SQL text, for explain(): `age > 18`, `name IN ('a', 'b')`. */
 export function pushedFilterToString(f: PushedFilter): string {
   const lit = (v: unknown) => (typeof v === "string" ? `'${v.replaceAll("'", "''")}'` : String(v));

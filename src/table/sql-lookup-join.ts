@@ -6,6 +6,7 @@ import type { ExprNode } from "../expressions/node.js";
 import { conjuncts, sideOf } from "../plan/join-builder.js";
 import { LookupFunction } from "../functions/temporal-table-function.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
+import { type LookupFilterSupport, type PushedFilter, isLookupFilterSupport } from "../plan/pushed-filter.js";
 import { lookupFunctionOf } from "./connector-tables.js";
 import { resolveSchema } from "./schema-resolve.js";
 import type { Table } from "./table.js";
@@ -127,6 +128,14 @@ export function hintedReader(reader: unknown, o: LookupHintOptions | undefined, 
         return Object.assign(shapedReader(opened, o, table), { close: () => opened.close() });
       },
     };
+    // the hint shapes the calls, not the rows: filter pushdown goes to the source below
+    if (isLookupFilterSupport(reader)) {
+      return Object.assign(factory, {
+        lookupColumns: reader.lookupColumns,
+        acceptLookupFilter: (f: PushedFilter) => reader.acceptLookupFilter(f),
+        withLookupFilters: (fs: readonly PushedFilter[]) => hintedReader(reader.withLookupFilters(fs), o, table),
+      } satisfies LookupFilterSupport);
+    }
     return factory;
   }
   return shapedReader(reader as LookupReader, o, table);

@@ -29,6 +29,7 @@ import { schemaValuesNode } from "./schema-values.js";
 import type { FunctionCatalog } from "../functions/catalog.js";
 import { TableRegistry, lookupFunctionOf, planSink, scanNode, scanTable } from "./connector-tables.js";
 import { pushIntoScans } from "../plan/pushdown.js";
+import { pushIntoLookups } from "../plan/lookup-pushdown.js";
 import type { LookupFunction } from "../functions/temporal-table-function.js";
 import type { ConnectorDefinition } from "../connectors/api/contract.js";
 import type { OptionDecls } from "../connectors/api/options.js";
@@ -380,7 +381,7 @@ export class TableEnvironment<B extends boolean = boolean> {
    */
   negotiate(root: PlanNode, collect: boolean): PlanNode {
     const cdcDuplicates = (this.config.get("table.exec.source.cdc-events-duplicate") ?? "false").toLowerCase() === "true";
-    const pushed = pushIntoScans(root, (scan) => this.tables.connector(scan.connector).pushdown?.(scanTable(scan)));
+    const pushed = pushIntoLookups(pushIntoScans(root, (scan) => this.tables.connector(scan.connector).pushdown?.(scanTable(scan))));
     return normalizeUpserts(pushed, { batch: this.isBatch(), cdcDuplicates, rootNeedsRetractions: collect });
   }
 

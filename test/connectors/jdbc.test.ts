@@ -74,8 +74,77 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
     expect(() => e.from(jdbc("t", schema, { "scan.partition.colum": "id" }))).toThrow(/Unsupported options found for 'jdbc'[\s\S]*scan.partition.colum[\s\S]*Supported options:[\s\S]*scan.partition.column/);
     expect(() => e.from(TableDescriptor.forConnector("jdbc").schema(schema).option("url", "mysql://x").option("table-name", "t").build())).toThrow(/unsupported url 'mysql:\/\/x'/);
     expect(() => e.from(TableDescriptor.forConnector("jdbc").schema(schema).option("url", db.url).build())).toThrow(/needs the option 'table-name'/);
-    const arr = Schema.newBuilder().column("xs", DataTypes.ARRAY(DataTypes.INT())).build();
-    expect(() => e.from(jdbc("t", arr))).toThrow(/column 'xs' has type ARRAY<INT>, which the jdbc connector does not map/);
+    const interval = Schema.newBuilder().column("iv", DataTypes.INTERVAL("SECOND")).build();
+    expect(() => e.from(jdbc("t", interval))).toThrow(/column 'iv' has type INTERVAL.*, which the jdbc connector does not map/);
+  });
+
+  it("nested types: PostgreSQL maps one-dimensional arrays and refuses MAP and ROW with Flink's message; SQLite stores them as JSON", () => {
+    const e = env();
+    const nested = (t: ReturnType<typeof DataTypes.INT>) => Schema.newBuilder().column("x", t).build();
+    const map = DataTypes.MAP(DataTypes.STRING(), DataTypes.INT());
+    const row = DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT()));
+    const deep = DataTypes.ARRAY(DataTypes.ARRAY(DataTypes.INT()));
+    const intKeys = DataTypes.MAP(DataTypes.INT(), DataTypes.INT());
+    expect(() => e.from(jdbc("t", nested(DataTypes.ARRAY(DataTypes.STRING()) as never)))).not.toThrow();
+    if (pg()) {
+      expect(() => e.from(jdbc("t", nested(map as never)))).toThrow(/column 'x': The PostgreSQL dialect doesn't support type: MAP<STRING, INT>\./);
+      expect(() => e.from(jdbc("t", nested(row as never)))).toThrow(/The PostgreSQL dialect doesn't support type: ROW<`a` INT>\./);
+      expect(() => e.from(jdbc("t", nested(deep as never)))).toThrow(/The PostgreSQL dialect doesn't support type: ARRAY<ARRAY<INT>>\./);
+    } else {
+      for (const t of [map, row, deep]) expect(() => e.from(jdbc("t", nested(t as never)))).not.toThrow();
+      expect(() => e.from(jdbc("t", nested(intKeys as never)))).toThrow(/column 'x' has type MAP<INT, INT>, which the jdbc connector does not map; .*MAP \(string keys\)/);
+    }
+  });
+
+  it("nested types round trip through the sink and the scan, NULLs inside arrays included", async () => {
+    const t = uniqueTable("nested");
+    const base = Schema.newBuilder().column("id", DataTypes.INT()).column("xs", DataTypes.ARRAY(DataTypes.INT()))
+      .column("ss", DataTypes.ARRAY(DataTypes.STRING())).column("ns", DataTypes.ARRAY(DataTypes.DECIMAL(20, 2)))
+      .column("ts", DataTypes.ARRAY(DataTypes.TIMESTAMP(3)));
+    const schema = pg() ? base.build()
+      : base.column("m", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()))
+        .column("r", DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.ARRAY(DataTypes.STRING())))).build();
+    if (pg()) await db.exec(`CREATE TABLE ${t} (id integer, xs integer[], ss text[], ns numeric(20, 2)[], ts timestamp(3)[])`);
+    else await db.exec(`CREATE TABLE ${t} (id INTEGER, xs TEXT, ss TEXT, ns TEXT, ts TEXT, m TEXT, r TEXT)`);
+    const tricky = ["a,b", 'q"uote', "back\\slash", "NULL", "", " pad ", "{brace}", "héllo"];
+    const at = new Date(Date.UTC(2025, 0, 1, 10, 0, 0, 123));
+    const rows = [
+      [1, [1, null, 3], tricky, [new Decimal("12345678901234567.89"), null], [at, null]],
+      [2, [], [null], [], []],
+      [3, null, null, null, null],
+      [4, [null, null], [null, "x"], [new Decimal("-0.01")], [null]],
+    ].map((r, i) => (pg() ? r : [...r, [new Map([["a", 9007199254740991], ["__proto__", null]]), new Map(), null, new Map([["k", 1]])][i],
+      [{ a: 1, b: ["x", null] }, { a: null, b: null }, null, { a: 4, b: [] }][i]]));
+    const e = env();
+    await e.fromAsyncIterable(schema, rows.map((r) => Row.of(...r))).executeInsert(jdbc(t, schema)).await();
+    const back = await e.from(jdbc(t, schema)).execute().toArray();
+    const names = schema.columns.map((c) => c.name);
+    expect(back.map((r) => names.map((n) => (r as Record<string, unknown>)[n])).sort((a, b) => (a[0] as number) - (b[0] as number))).toEqual(rows);
+    if (pg()) {
+      // stored as real PostgreSQL arrays: the database sees the elements and their NULLs
+      expect(await db.rows(`SELECT array_length(xs, 1), xs[2] IS NULL, ss[4], ss[2], ss[4] IS NULL FROM ${t} WHERE id = 1`)).toEqual([[3, true, "NULL", 'q"uote', false]]);
+      expect(await db.rows(`SELECT xs[1] IS NULL, ss[1] IS NULL, array_length(xs, 1) FROM ${t} WHERE id = 4`)).toEqual([[true, true, 2]]);
+    } else {
+      expect(await db.rows(`SELECT xs, m, r FROM ${t} WHERE id = 1`)).toEqual([["[1,null,3]", '{"a":9007199254740991,"__proto__":null}', '{"a":1,"b":["x",null]}']]);
+    }
+  });
+
+  it("PostgreSQL arrays written by SQL are read with their NULL elements, quoting and explicit bounds", async () => {
+    if (!pg()) return;
+    const t = uniqueTable("pgarrays");
+    await db.exec(`CREATE TABLE ${t} (id integer, xs integer[], ss text[], bs boolean[], ds date[])`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, '{1,NULL,-3}', ARRAY['a b', NULL, 'NULL', 'x"y', 'c\\d'], '{t,f,NULL}', '{2025-02-28,NULL}'), `
+      + `(2, '[0:1]={7,8}', '{}', NULL, '{}')`);
+    const schema = Schema.newBuilder().column("id", DataTypes.INT()).column("xs", DataTypes.ARRAY(DataTypes.INT())).column("ss", DataTypes.ARRAY(DataTypes.STRING()))
+      .column("bs", DataTypes.ARRAY(DataTypes.BOOLEAN())).column("ds", DataTypes.ARRAY(DataTypes.DATE())).build();
+    const back = await env().from(jdbc(t, schema)).execute().toArray();
+    expect(back.sort((a, b) => (a as { id: number }).id - (b as { id: number }).id)).toEqual([
+      { id: 1, xs: [1, null, -3], ss: ["a b", null, "NULL", 'x"y', "c\\d"], bs: [true, false, null], ds: ["2025-02-28", null] },
+      { id: 2, xs: [7, 8], ss: [], bs: null, ds: [] },
+    ]);
+    await db.exec(`INSERT INTO ${t} (id, xs) VALUES (3, '{{1,2},{3,4}}')`);
+    const err = await env().from(jdbc(t, schema)).execute().toArray().then(() => undefined, (x: unknown) => x);
+    expect((err as Error).message).toMatch(/column 'xs'.*multi-dimensional array/);
   });
 
   it("appends rows into a table without a primary key", async () => {
@@ -156,6 +225,43 @@ describe.each(DB_VARIANTS)("jdbc connector on %s", (variant) => {
     expect(answer instanceof Promise).toBe(pg());
     await answer;
     await reader.close?.();
+  });
+
+  it("pushed lookup filters are part of the lookup query: rows failing them never leave the database", async () => {
+    const t = uniqueTable("dimf");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER, name TEXT, age INTEGER)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'Bob', 28), (2, 'Alice', 32), (2, 'Al', NULL), (3, 'Claire', 37)`);
+    const physical = new ResolvedSchema([{ name: "id", type: DataTypes.INT() }, { name: "name", type: DataTypes.STRING() }, { name: "age", type: DataTypes.INT() }]);
+    const table = tableContext(jdbcConnector, { tableName: "Dim", connector: "jdbc", options: new Map([["url", db.url], ["table-name", t]]), physical }, "lookup");
+    expect(jdbcConnector.lookup!.acceptFilter!({ column: "age", op: ">", value: 30 }, table as never)).toBe(true);
+    expect(jdbcConnector.lookup!.acceptFilter!({ column: "name", op: "<", value: "m" }, table as never)).toBe(false); // collations differ
+    const filters = [{ column: "age", op: ">", value: 30 }, { column: "name", op: "IN", value: ["Alice", "Bob", "Claire"] }];
+    const reader = await jdbcConnector.lookup!.createReader({ ...table, keys: ["id"], filters, signal: new AbortController().signal } as never) as { sql: string; lookup(k: unknown[]): unknown; close(): unknown };
+    const p = (i: number) => (pg() ? `$${i}` : "?");
+    expect(reader.sql).toBe(`SELECT "id", "name", "age" FROM "${t}" WHERE "id" = ${p(1)} AND "age" > ${p(2)} AND "name" IN (${p(3)}, ${p(4)}, ${p(5)})`);
+    expect(await reader.lookup([1])).toEqual([]);
+    expect(await reader.lookup([2])).toEqual([[2, "Alice", 32]]);
+    expect(await reader.lookup([3])).toEqual([[3, "Claire", 37]]);
+    await reader.close();
+  });
+
+  it("a lookup join pushes C.age > 30 into the jdbc lookup; the rows equal those of the same join filtering itself", async () => {
+    const t = uniqueTable("customers_p");
+    await db.exec(`CREATE TABLE ${t} (id INTEGER PRIMARY KEY, name TEXT, age INTEGER)`);
+    await db.exec(`INSERT INTO ${t} VALUES (1, 'Bob', 28), (2, 'Alice', 32), (3, 'Claire', 37), (4, 'Shannon', NULL)`);
+    const e = env();
+    e.executeSql(`CREATE TABLE customers_p (id INT, name STRING, age INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'jdbc', 'url' = '${db.url}', 'table-name' = '${t}')`);
+    const orders = Schema.newBuilder().column("order_id", DataTypes.INT()).column("customer_id", DataTypes.INT()).columnByExpression("proc_time", "PROCTIME()").build();
+    e.createTemporaryView("orders_p", e.fromValues(orders, Row.of(1, 3), Row.of(2, 1), Row.of(3, 2), Row.of(4, 4), Row.of(5, 9)) as never);
+    const join = (cond: string, type = "") => `SELECT O.order_id, C.name, C.age FROM orders_p AS O ${type} JOIN customers_p FOR SYSTEM_TIME AS OF O.proc_time AS C ON O.customer_id = C.id AND ${cond}`;
+    expect(e.sqlQuery(join("C.age > 30")).explain()).toMatch(/LookupJoin\(table=\[customers_p\], joinType=\[InnerJoin\], lookup=\[customer_id\], filter=\[age > 30\], changelogMode/);
+    expect(e.sqlQuery(join("C.age + 0 > 30")).explain()).toMatch(/lookup=\[customer_id\], where=\[/);
+    const expected = ["+I[1, Claire, 37]", "+I[3, Alice, 32]"];
+    expect(await e.executeSql(join("C.age > 30")).toChangelog()).toEqual(expected);
+    expect(await e.executeSql(join("C.age + 0 > 30")).toChangelog()).toEqual(expected);
+    const left = ["+I[1, Claire, 37]", "+I[2, null, null]", "+I[3, Alice, 32]", "+I[4, null, null]", "+I[5, null, null]"];
+    expect(await e.executeSql(join("C.age > 30", "LEFT")).toChangelog()).toEqual(left);
+    expect(await e.executeSql(join("C.age + 0 > 30", "LEFT")).toChangelog()).toEqual(left);
   });
 
   it("a lookup join enriches a stream from the database table (cached per lookup.cache)", async () => {

@@ -73,3 +73,29 @@ AsyncScalarFunction.define({
 
 // @ts-expect-error an INT argument for a STRING parameter
 t.select(call(Geo, $("id")));
+
+// ---- lookup sources: filter pushdown -------------------------------------------------------------
+defineConnector({
+  name: "typed-lookup",
+  options: { "filterable-fields": option.string() },
+  lookup: {
+    acceptFilter: (f, table) => {
+      expectTypeOf(f.op).toEqualTypeOf<"=" | "<>" | "<" | "<=" | ">" | ">=" | "IS NULL" | "IS NOT NULL" | "IN" | "OR">();
+      expectTypeOf(table.options["filterable-fields"]).toEqualTypeOf<string | undefined>();
+      return (table.options["filterable-fields"] ?? "").split(";").includes(f.column);
+    },
+    createReader: (ctx) => {
+      expectTypeOf(ctx.filters[0]!.column).toEqualTypeOf<string>();
+      // @ts-expect-error the pushed filters are read-only
+      ctx.filters.push({ column: "x", op: "=" });
+      return { lookup: () => [] };
+    },
+  },
+});
+
+defineConnector({
+  name: "bad-lookup-filter",
+  options: {},
+  // @ts-expect-error acceptFilter answers with a boolean
+  lookup: { acceptFilter: () => "yes", createReader: () => ({ lookup: () => [] }) },
+});

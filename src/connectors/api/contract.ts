@@ -221,6 +221,11 @@ export interface LookupReader {
 export interface LookupContext<O extends OptionDecls = OptionDecls> extends TableContext<O> {
   /** The key columns the join looks up by, in the order of `lookup(key)`'s values. */
   readonly keys: readonly string[];
+  /**
+   * Conditions of the lookup join on this table's columns alone that `acceptFilter` accepted (empty without):
+   * the reader returns only rows passing all of them (SQL's NULL rule: a NULL value fails every comparison).
+   */
+  readonly filters: readonly PushedFilter[];
   /** Aborted when the job is cancelled or fails. */
   readonly signal: AbortSignal;
 }
@@ -229,6 +234,11 @@ export interface LookupContext<O extends OptionDecls = OptionDecls> extends Tabl
 export interface LookupDefinition<O extends OptionDecls = OptionDecls> {
   /** Creates a reader for lookups by `ctx.keys`. */
   createReader(ctx: LookupContext<O>): LookupReader | Promise<LookupReader>;
+  /**
+   * Filter pushdown into lookups (Flink's SupportsFilterPushDown on a lookup source): whether the reader
+   * applies `filter` itself. Accepted filters leave the join's condition and arrive in `ctx.filters`.
+   */
+  acceptFilter?(filter: PushedFilter, table: TableContext<O>): boolean;
 }
 
 // ---- formats ----------------------------------------------------------------------------------------

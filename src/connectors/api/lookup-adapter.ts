@@ -2,6 +2,7 @@ import { encodeKeyPart } from "../../exec/aggregates/value-key.js";
 import type { LookupReader as InternalReader, LookupReaderFactory } from "../../exec/lookup.js";
 import { ExecutionError, TableError } from "../../types/errors.js";
 import { toJavaString } from "../../types/format.js";
+import type { LookupFilterSupport, PushedFilter } from "../../plan/pushed-filter.js";
 import type { ConnectorDefinition, LookupContext, LookupReader, TableContext } from "./contract.js";
 import { isPromise } from "./source-adapter.js";
 
@@ -14,13 +15,25 @@ interface Cached { readonly rows: Rows; readonly loaded: number; accessed: numbe
  * (`lookup.cache = PARTIAL`: least recently used keys evicted beyond `max-rows`, entries expiring after
  * write / access, missing keys cached unless `cache-missing-key = false`); a cache hit is answered
  * synchronously. A failed lookup is retried `lookup.max-retries` times, then fails the job naming the
- * connector, the table and the key.
+ * connector, the table and the key. Filters the planner pushed (plan/lookup-pushdown.ts; the connector's
+ * `lookup.acceptFilter`) reach the reader in `ctx.filters`.
  */
-export class ConnectorLookup implements LookupReaderFactory {
+export class ConnectorLookup implements LookupReaderFactory, LookupFilterSupport {
   readonly maxConcurrent: number;
+  readonly lookupColumns: readonly string[];
 
-  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly keys: readonly string[], private readonly clock: () => number = Date.now) {
+  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly keys: readonly string[],
+    private readonly clock: () => number = Date.now, private readonly filters: readonly PushedFilter[] = []) {
     this.maxConcurrent = (table.options as Record<string, unknown>)["lookup.async.max-concurrent"] as number;
+    this.lookupColumns = table.columns.map((c) => c.name);
+  }
+
+  acceptLookupFilter(filter: PushedFilter): boolean {
+    return this.def.lookup?.acceptFilter?.(filter, this.table) === true;
+  }
+
+  withLookupFilters(filters: readonly PushedFilter[]): ConnectorLookup {
+    return new ConnectorLookup(this.def, this.table, this.keys, this.clock, [...this.filters, ...filters]);
   }
 
   open(signal: AbortSignal): InternalReader & { close(): void } {
@@ -32,7 +45,7 @@ export class ConnectorLookup implements LookupReaderFactory {
     const cacheMissing = o["lookup.partial-cache.cache-missing-key"] as boolean;
     const retries = o["lookup.max-retries"] as number;
     const where = `connector '${this.def.name}' table '${this.table.tableName}'`;
-    const ctx: LookupContext = { ...this.table, keys: this.keys, signal };
+    const ctx: LookupContext = { ...this.table, keys: this.keys, filters: this.filters, signal };
     let reader: LookupReader | Promise<LookupReader> | undefined;
     let closed = false;
     const readerNow = (): LookupReader | Promise<LookupReader> => {

@@ -4,6 +4,7 @@ import type { Connector } from "../connector.js";
 import { CSV_OPTIONS, fileFormat, JSON_OPTIONS } from "./format.js";
 import { FILE_METADATA, FileSourceReader } from "./reader.js";
 import { FileSinkWriter } from "./writer.js";
+import { monitorInterval } from "./monitor.js";
 import { connectorFromDefinition } from "../api/adapter.js";
 import { parquetConnector } from "../parquet/index.js";
 
@@ -41,13 +42,12 @@ export const filesystemConnector: Connector = {
       return;
     }
     checkOptionKeys(table, ["path", "format", "source.monitor-interval", "sink.parallelism", ...CSV_OPTIONS, ...JSON_OPTIONS]);
-    if (table.options.has("source.monitor-interval")) {
-      throw new ValidationError(`filesystem table '${table.tableName}': 'source.monitor-interval' (watching a directory for new files) is not supported; the source reads the files present when the job starts`);
-    }
+    monitorInterval(table);
     path(table);
     fileFormat(table);
   },
-  isBounded: () => true,
+  // with 'source.monitor-interval' the source watches the directory for new files until cancelled (monitor.ts)
+  isBounded: (table) => monitorInterval(table) === undefined,
   sinkChangelog: () => "insert-only",
   supportsOverwrite: true,
   // Flink's file.path, file.name, file.size and file.modification-time, per file

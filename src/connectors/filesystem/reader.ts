@@ -14,6 +14,7 @@ import { CsvParser } from "./csv-parser.js";
 import { parseJsonLine } from "./json-exact.js";
 import type { CsvFormat, FileFormat } from "./format.js";
 import { describeThrown } from "../../types/describe-thrown.js";
+import { DirectoryMonitor, monitorInterval } from "./monitor.js";
 
 /** Records read ahead of the job, per source; the file stream pauses beyond this. */
 const READ_AHEAD = 8192;
@@ -44,6 +45,8 @@ const FILE_START: Boundary = { kind: "boundary", offset: 0, line: 1, cr: false }
  */
 interface FilePosition {
   readonly file: number;
+  /** A watching source (`source.monitor-interval`): the files assigned so far, in reading order (`file` indexes them). */
+  readonly files?: readonly string[];
   readonly offset: number;
   readonly line: number;
   readonly cr: boolean;
@@ -112,7 +115,9 @@ function project(row: readonly unknown[], columns: readonly number[]): unknown[]
 }
 
 export class FileSourceReader implements SourceReader {
-  private readonly files: string[];
+  private files: string[];
+  /** Set with `source.monitor-interval`: new files of the directory are appended to `files` as they appear (monitor.ts). */
+  private readonly monitor: DirectoryMonitor | undefined;
   private fileIndex = -1;
   private file = "";
   private queue: Item[] = [];
@@ -143,6 +148,9 @@ export class FileSourceReader implements SourceReader {
   constructor(private readonly table: ConnectorTable, private readonly format: FileFormat, pushdown?: ScanPushdown) {
     const path = table.options.get("path")!;
     this.files = listFiles(path, table.tableName);
+    const interval = monitorInterval(table);
+    this.monitor = interval === undefined ? undefined : new DirectoryMonitor(path, table.tableName, interval);
+    this.monitor?.assigned(this.files);
     this.types = table.physical.types;
     this.names = table.physical.names;
     const filters = pushdown?.filters ?? [];
@@ -189,7 +197,11 @@ export class FileSourceReader implements SourceReader {
         continue;
       }
       if (!this.fileRead) return new Promise<void>((resolve) => { this.dataWaiter = resolve; });
-      if (this.fileIndex + 1 >= this.files.length) return this.end(out);
+      if (this.fileIndex + 1 >= this.files.length) {
+        if (this.monitor === undefined) return this.end(out);
+        for (const f of this.monitor.poll()) this.files.push(f);
+        if (this.fileIndex + 1 >= this.files.length) return n > 0 ? "more" : this.monitor.wait();
+      }
       this.startFile(++this.fileIndex);
     }
     return "more";
@@ -312,7 +324,10 @@ export class FileSourceReader implements SourceReader {
 
   /** The file being read, its last record boundary the job reached (byte offset) and the records since (checkpoints). */
   position(): unknown {
-    const p: FilePosition = { file: this.fileIndex, offset: this.at.offset, line: this.at.line, cr: this.at.cr, skip: this.since };
+    const p: FilePosition = {
+      file: this.fileIndex, offset: this.at.offset, line: this.at.line, cr: this.at.cr, skip: this.since,
+      ...(this.monitor !== undefined ? { files: this.files.slice(0, this.fileIndex + 1) } : {}),
+    };
     return p;
   }
 
@@ -320,6 +335,15 @@ export class FileSourceReader implements SourceReader {
   seek(position: unknown): void {
     const p = position as Partial<FilePosition> & { records?: number };
     if (typeof p?.file !== "number") throw new ExecutionError(`filesystem table '${this.table.tableName}': cannot restore from the position ${JSON.stringify(position)}`);
+    // a watching source continues with the files it had assigned (the done ones are skipped, the current one is
+    // read from its offset); the directory's other files, present or new, come after them
+    if (this.monitor !== undefined && Array.isArray(p.files)) {
+      const assigned = p.files.filter((f): f is string => typeof f === "string");
+      this.monitor.assigned(assigned);
+      const known = new Set(assigned);
+      this.files = [...assigned, ...this.files.filter((f) => !known.has(f))];
+      this.monitor.assigned(this.files);
+    }
     // a position taken before the first file was opened names file -1: start from the first
     this.fileIndex = Math.max(p.file, 0) - 1;
     if (p.file < 0) return;
@@ -331,6 +355,7 @@ export class FileSourceReader implements SourceReader {
 
   close(): void {
     this.closed = true;
+    this.monitor?.close();
     this.stream?.destroy();
     this.wakeReader();
     const w = this.spaceWaiter;

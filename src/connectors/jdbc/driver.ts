@@ -62,11 +62,32 @@ export function jdbcTarget(url: string, tableName: string): JdbcTarget {
 /** Types the jdbc connector maps (docs/connectors.md lists the database types). */
 export const JDBC_TYPE_ROOTS = ["BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ"] as const;
 
-/** A ValidationError naming the first column whose type has no database mapping. */
-export function checkColumnTypes(columns: readonly { name: string; type: DataType }[], tableName: string): void {
+const scalar = (t: DataType): boolean => (JDBC_TYPE_ROOTS as readonly string[]).includes(t.root);
+
+/**
+ * Whether the database maps `t`. PostgreSQL as Flink's PostgreSQL dialect: the scalar types and a
+ * one-dimensional ARRAY of them (`integer[]`, `text[]`); MAP and ROW are refused. SQLite (no Flink
+ * dialect): ARRAY, MAP (string keys) and ROW of mapped types, nested freely, stored as JSON text.
+ */
+function mapped(t: DataType, kind: JdbcTarget["kind"]): boolean {
+  if (scalar(t)) return true;
+  if (kind === "postgres") return t.root === "ARRAY" && scalar(t.elementType!);
+  switch (t.root) {
+    case "ARRAY": return mapped(t.elementType!, kind);
+    case "MAP": return (t.keyType!.root === "VARCHAR" || t.keyType!.root === "CHAR") && mapped(t.valueType!, kind);
+    case "ROW": return t.fields.every((f) => mapped(f.type, kind));
+    default: return false;
+  }
+}
+
+/** A ValidationError naming the first column whose type has no database mapping (PostgreSQL: Flink's message). */
+export function checkColumnTypes(columns: readonly { name: string; type: DataType }[], tableName: string, kind: JdbcTarget["kind"]): void {
   for (const c of columns) {
-    if (!(JDBC_TYPE_ROOTS as readonly string[]).includes(c.type.root)) {
-      throw new ValidationError(`jdbc table '${tableName}': column '${c.name}' has type ${c.type}, which the jdbc connector does not map; supported: ${JDBC_TYPE_ROOTS.join(", ")}`);
+    if (mapped(c.type, kind)) continue;
+    if (kind === "postgres" && (c.type.root === "MAP" || c.type.root === "ROW" || c.type.root === "ARRAY")) {
+      throw new ValidationError(`jdbc table '${tableName}': column '${c.name}': The PostgreSQL dialect doesn't support type: ${c.type}. (supported: ${JDBC_TYPE_ROOTS.join(", ")} and a one-dimensional ARRAY of them)`);
     }
+    const nested = kind === "sqlite" ? ", and ARRAY, MAP (string keys) and ROW of them as JSON text" : "";
+    throw new ValidationError(`jdbc table '${tableName}': column '${c.name}' has type ${c.type}, which the jdbc connector does not map; supported: ${JDBC_TYPE_ROOTS.join(", ")}${nested}`);
   }
 }

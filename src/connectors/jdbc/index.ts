@@ -18,8 +18,8 @@ export const jdbcConnector = defineConnector({
   name: "jdbc",
   options: JDBC_OPTIONS,
   validate(table, role) {
-    jdbcTarget(table.options.url, table.tableName);
-    checkColumnTypes(table.columns, table.tableName);
+    const target = jdbcTarget(table.options.url, table.tableName);
+    checkColumnTypes(table.columns, table.tableName, target.kind);
     if (role === "source") partitionOptions(table);
     if (role === "sink" && table.primaryKey !== undefined) {
       for (const k of table.primaryKey) {
@@ -37,6 +37,7 @@ export const jdbcConnector = defineConnector({
     createWriter: (ctx) => JdbcSinkWriter.open(ctx),
   },
   lookup: {
+    acceptFilter: (f, table) => acceptsJdbcFilter(f, table.columns),
     createReader: (ctx) => JdbcLookupReader.open(ctx),
   },
 });

@@ -3,6 +3,7 @@ import type { LookupContext, LookupReader } from "../api/contract.js";
 import type { JdbcConnection } from "./driver.js";
 import { codecOf, openConnection, whereOf } from "./open.js";
 import type { JDBC_OPTIONS } from "./options.js";
+import { filterCondition } from "./filters.js";
 import { lookupQuery } from "./sql.js";
 
 type Rows = readonly (readonly unknown[])[];
@@ -11,17 +12,24 @@ type Rows = readonly (readonly unknown[])[];
  * The lookup side of the jdbc connector (Flink's JdbcRowDataLookupFunction): one prepared
  * `SELECT … WHERE k1 = ? AND …` per key, on a connection of its own. SQLite answers synchronously (no
  * Promise per lookup), PostgreSQL with a Promise; the lookup join caches and retries
- * (`lookup.cache`, `lookup.partial-cache.*`, `lookup.max-retries`).
+ * (`lookup.cache`, `lookup.partial-cache.*`, `lookup.max-retries`). Conditions of the join on the table's
+ * columns alone that the planner pushed down (`ctx.filters`) are part of the query's WHERE, their values bound
+ * after the key's: `SELECT … WHERE "id" = $1 AND "age" > $2`.
  */
 export class JdbcLookupReader implements LookupReader {
-  private readonly sql: string;
+  /** The lookup query (tests read it: the pushed filters are in it). */
+  readonly sql: string;
+  private readonly filterParams: readonly unknown[];
   private readonly keyEncoders: ((v: unknown) => unknown)[];
   private readonly decoders: ((raw: unknown) => unknown)[];
 
   private constructor(private readonly ctx: LookupContext<typeof JDBC_OPTIONS>, private readonly conn: JdbcConnection) {
     const codec = codecOf(ctx);
     const cols = ctx.columns;
-    this.sql = lookupQuery(conn.dialect, ctx.options["table-name"], cols.map((c) => c.name), ctx.keys);
+    const base = lookupQuery(conn.dialect, ctx.options["table-name"], cols.map((c) => c.name), ctx.keys);
+    const filters = filterCondition(conn.dialect, ctx.filters ?? [], cols, codec, ctx.keys.length + 1);
+    this.sql = filters.sql === "" ? base : `${base} AND ${filters.sql}`;
+    this.filterParams = filters.params;
     this.keyEncoders = ctx.keys.map((k) => codec.encoder(cols.find((c) => c.name === k)!.type));
     this.decoders = cols.map((c) => codec.decoder(c.type));
   }
@@ -32,6 +40,7 @@ export class JdbcLookupReader implements LookupReader {
 
   lookup(key: readonly unknown[]): Rows | Promise<Rows> {
     const params = key.map((v, i) => this.keyEncoders[i]!(v));
+    for (const p of this.filterParams) params.push(p);
     let rows: unknown[][] | Promise<unknown[][]>;
     try {
       rows = this.conn.query({ sql: this.sql, params });

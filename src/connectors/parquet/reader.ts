@@ -4,7 +4,8 @@ import { listFiles } from "../filesystem/reader.js";
 import { type ChunkStats, groupMayMatch, rowPredicate } from "./filters.js";
 import { loadHyparquet } from "./load.js";
 import type { PARQUET_OPTIONS } from "./options.js";
-import { PARQUET_PARSERS, type ParquetElement, readConverter } from "./types.js";
+import { type ElementTree, leafCount, nestedReadConverter, schemaTree, shapeMismatch } from "./nested.js";
+import { PARQUET_PARSERS, type ParquetElement } from "./types.js";
 
 type Hyparquet = Awaited<ReturnType<typeof loadHyparquet>>;
 type Metadata = Awaited<ReturnType<Hyparquet["parquetMetadataAsync"]>>;
@@ -122,33 +123,33 @@ export class ParquetSourceReader implements SourceReader {
       throw new ExecutionError(`${this.where}: '${path}' is not a readable Parquet file: ${(e as Error).message}`, { cause: e });
     }
     const schema = metadata.schema as unknown as ParquetElement[];
-    // top-level columns: the root's children, in order (nested groups are not mapped)
-    const top: ParquetElement[] = [];
-    for (let i = 1; i < schema.length; i++) {
-      top.push(schema[i]!);
-      let skip = schema[i]!.num_children ?? 0;
-      while (skip-- > 0) { i++; skip += schema[i]!.num_children ?? 0; }
-    }
-    const elements = this.ctx.columns.map((c) => {
-      const e = top.find((x) => x.name === c.name);
-      if (e === undefined) {
-        throw new ExecutionError(`${this.where}: column '${c.name}' is not in '${path}', whose columns are [${top.map((x) => x.name).join(", ")}]`);
+    // top-level columns: the root's children, each with its first column chunk (nested ones span several)
+    const top = schemaTree(schema).children;
+    const firstChunk: number[] = [];
+    for (let i = 0, chunk = 0; i < top.length; i++) { firstChunk.push(chunk); chunk += leafCount(top[i]!); }
+    const nodes: ElementTree[] = this.ctx.columns.map((c) => {
+      const n = top.find((x) => x.element.name === c.name);
+      if (n === undefined) {
+        throw new ExecutionError(`${this.where}: column '${c.name}' is not in '${path}', whose columns are [${top.map((x) => x.element.name).join(", ")}]`);
       }
-      if (e.num_children !== undefined) throw new ExecutionError(`${this.where}: column '${c.name}' of '${path}' is a nested group, which the parquet connector does not map`);
-      return e;
+      const why = shapeMismatch(c.type, n);
+      if (why !== undefined) throw new ExecutionError(`${this.where}: column '${c.name}' (${c.type}) of '${path}' ${why}`);
+      return n;
     });
-    const leafNames = top.filter((x) => x.num_children === undefined).map((x) => x.name);
-    const chunkIndex = this.ctx.columns.map((c) => leafNames.indexOf(c.name));
-    // DECIMAL and TIME columns come back raw (hyparquet reads decimals as doubles); converted exactly here
+    const elements = nodes.map((n) => n.element);
+    const chunkIndex = nodes.map((n) => firstChunk[top.indexOf(n)]!);
+    // DECIMAL and TIME columns come back raw (hyparquet reads decimals as doubles), converted exactly here; MAP
+    // groups come back as their key_value entries (hyparquet would make the keys strings of a plain object)
     const stripped = {
       ...metadata,
       schema: schema.map((e) => (e.converted_type === "DECIMAL" || e.logical_type?.type === "DECIMAL" || e.converted_type?.startsWith("TIME_") || e.logical_type?.type === "TIME"
+        || e.converted_type === "MAP" || e.converted_type === "MAP_KEY_VALUE" || e.logical_type?.type === "MAP"
         ? { ...e, converted_type: undefined, logical_type: undefined } : e)),
     } as unknown as Metadata;
     const groupStarts: number[] = [];
     let start = 0;
     for (const rg of metadata.row_groups) { groupStarts.push(start); start += Number(rg.num_rows); }
-    return { path, buffer, metadata: stripped, elements, chunkIndex, converters: this.ctx.columns.map((c, i) => readConverter(c.type, elements[i])), groupStarts };
+    return { path, buffer, metadata: stripped, elements, chunkIndex, converters: this.ctx.columns.map((c, i) => nestedReadConverter(c.type, nodes[i]!)), groupStarts };
   }
 
   position(): JsonValue {

@@ -18,7 +18,7 @@ export interface ParquetElement {
   name: string;
   type?: string;
   type_length?: number;
-  repetition_type?: "REQUIRED" | "OPTIONAL";
+  repetition_type?: "REQUIRED" | "OPTIONAL" | "REPEATED";
   converted_type?: string;
   logical_type?: { type: string; isAdjustedToUTC?: boolean; unit?: string };
   scale?: number;
@@ -28,10 +28,22 @@ export interface ParquetElement {
 
 export const PARQUET_TYPE_ROOTS = ["BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ"] as const;
 
+const isScalar = (t: DataType): boolean => (PARQUET_TYPE_ROOTS as readonly string[]).includes(t.root);
+
+/** Whether the parquet connector maps `t`: the scalar types, and ARRAY / MAP / ROW of mapped types (nested.ts). */
+export function mapsType(t: DataType): boolean {
+  switch (t.root) {
+    case "ARRAY": return mapsType(t.elementType!);
+    case "MAP": return isScalar(t.keyType!) && mapsType(t.valueType!);
+    case "ROW": return t.fields.length > 0 && t.fields.every((f) => mapsType(f.type));
+    default: return isScalar(t);
+  }
+}
+
 export function checkParquetTypes(columns: readonly ConnectorColumn[], tableName: string): void {
   for (const c of columns) {
-    if (!(PARQUET_TYPE_ROOTS as readonly string[]).includes(c.type.root)) {
-      throw new ValidationError(`parquet table '${tableName}': column '${c.name}' has type ${c.type}, which the parquet connector does not map; supported: ${PARQUET_TYPE_ROOTS.join(", ")}`);
+    if (!mapsType(c.type)) {
+      throw new ValidationError(`parquet table '${tableName}': column '${c.name}' has type ${c.type}, which the parquet connector does not map; supported: ${PARQUET_TYPE_ROOTS.join(", ")}, and ARRAY, MAP (scalar keys) and ROW of them`);
     }
   }
 }

@@ -5,7 +5,7 @@ import { ExecutionError } from "../../types/errors.js";
 import type { SinkBatch, SinkContext, SinkWriter } from "../api/contract.js";
 import { loadHyparquetWriter } from "./load.js";
 import type { PARQUET_OPTIONS } from "./options.js";
-import { parquetElement, writeConverter } from "./types.js";
+import { nestedWriteConverter, parquetElements } from "./nested.js";
 
 type HyparquetWriter = Awaited<ReturnType<typeof loadHyparquetWriter>>;
 type ParquetWriter = InstanceType<HyparquetWriter["ParquetWriter"]>;
@@ -31,7 +31,7 @@ export class ParquetSinkWriter implements SinkWriter {
     this.dir = ctx.options.path;
     this.where = `connector 'parquet' table '${ctx.tableName}'`;
     this.columns = ctx.columns.map(() => []);
-    this.converters = ctx.columns.map((c) => writeConverter(c.type));
+    this.converters = ctx.columns.map((c) => nestedWriteConverter(c.type, c.name));
   }
 
   static async open(ctx: SinkContext<typeof PARQUET_OPTIONS>): Promise<ParquetSinkWriter> {
@@ -63,7 +63,7 @@ export class ParquetSinkWriter implements SinkWriter {
     try {
       if (this.writer === undefined) {
         mkdirSync(this.dir, { recursive: true });
-        const schema = [{ name: "root", num_children: this.ctx.columns.length }, ...this.ctx.columns.map(parquetElement)];
+        const schema = [{ name: "root", num_children: this.ctx.columns.length }, ...this.ctx.columns.flatMap((c) => parquetElements(c.name, c.type))];
         this.writer = new this.hw.ParquetWriter({
           writer: this.hw.fileWriter(this.inProgress), schema: schema as never, codec: this.ctx.options["parquet.compression"], createdBy: "tablestream",
         });

@@ -3,6 +3,7 @@ import type { DataType } from "../../types/data-type.js";
 import { parseTimestampText } from "../../types/datetime-text.js";
 import { formatTimestampSql } from "../../types/format.js";
 import type { ValueCodec } from "../jdbc/driver.js";
+import { formatArrayLiteral, parseArrayLiteral } from "./array-literal.js";
 
 /**
  * PostgreSQL values <-> tablestream values. Every value is read as PostgreSQL's text output (the client
@@ -83,6 +84,18 @@ function decoder(type: DataType): (raw: unknown) => unknown {
       return (raw) => parseTimestamp(raw as string);
     case "TIMESTAMP_LTZ":
       return (raw) => parseTimestampLtz(raw as string);
+    case "ARRAY": {
+      // `{1,NULL,3}`: each element read as a value of the element type (NULL elements stay null)
+      const el = decoder(type.elementType!);
+      return (raw) => parseArrayLiteral(raw as string).map((e, i) => {
+        if (e === null) return null;
+        try {
+          return el(e);
+        } catch (err) {
+          throw new Error(`element ${i + 1}: ${(err as Error).message}`);
+        }
+      });
+    }
     default:
       return (raw) => raw;
   }
@@ -98,6 +111,13 @@ function encoder(type: DataType): (value: unknown) => unknown {
       return (v) => (v === null ? null : formatTimestampSql(v as Date, 3));
     case "TIMESTAMP_LTZ":
       return (v) => (v === null ? null : (v as Date).toISOString());
+    case "ARRAY": {
+      const el = encoder(type.elementType!);
+      return (v) => (v === null ? null : formatArrayLiteral((v as unknown[]).map((x) => {
+        const e = x === null ? null : el(x);
+        return e === null ? null : String(e);
+      })));
+    }
     default:
       return (v) => v;
   }
@@ -118,6 +138,7 @@ function columnType(type: DataType): string {
     case "TIME": return `time(${Math.min(type.precision ?? 0, 3)})`;
     case "TIMESTAMP": return `timestamp(${Math.min(type.precision ?? 6, 3)})`;
     case "TIMESTAMP_LTZ": return `timestamptz(${Math.min(type.precision ?? 6, 3)})`;
+    case "ARRAY": return `${columnType(type.elementType!)}[]`;
     default: return "text";
   }
 }

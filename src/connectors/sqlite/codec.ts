@@ -1,6 +1,8 @@
 import { Decimal } from "decimal.js";
 import type { DataType } from "../../types/data-type.js";
 import { formatTimestampSql } from "../../types/format.js";
+import { decodeJson, encodeJson } from "../filesystem/codec.js";
+import { parseJsonLine } from "../filesystem/json-exact.js";
 import type { ValueCodec } from "../jdbc/driver.js";
 
 /**
@@ -9,7 +11,9 @@ import type { ValueCodec } from "../jdbc/driver.js";
  * is an error instead of a rounded number. BOOLEAN is 0/1, DECIMAL is TEXT (exact; a NUMERIC column
  * would store it as a double), dates and times are TEXT as SQLite's date functions read them
  * (`2025-01-01`, `10:30:00.250`, `2025-01-01 10:30:00.250`, TIMESTAMP_LTZ with a trailing `Z`); an
- * INTEGER in a timestamp column is read as milliseconds since the epoch.
+ * INTEGER in a timestamp column is read as milliseconds since the epoch. ARRAY, MAP and ROW values are JSON
+ * text, written and read as the `json` format writes and reads a field (MAP keys are strings; numbers are read
+ * from their digits, so DECIMAL and BIGINT elements stay exact).
  */
 function asNumber(raw: unknown): unknown {
   return typeof raw === "bigint" ? Number(raw) : raw;
@@ -45,6 +49,17 @@ function decoder(type: DataType): (raw: unknown) => unknown {
       };
     case "TIMESTAMP": case "TIMESTAMP_LTZ":
       return asNumber;
+    case "ARRAY": case "MAP": case "ROW":
+      return (raw) => {
+        if (typeof raw !== "string") throw new Error(`${String(raw)} is not JSON text`);
+        let parsed: unknown;
+        try {
+          parsed = parseJsonLine(raw, true);
+        } catch (e) {
+          throw new Error(`'${raw}' is not JSON: ${(e as Error).message}`);
+        }
+        return decodeJson(type, parsed);
+      };
     default:
       return (raw) => {
         if (typeof raw === "string") return raw;
@@ -67,6 +82,8 @@ function encoder(type: DataType): (value: unknown) => unknown {
       const p = Math.min(type.precision ?? 6, 3);
       return (v) => (v === null ? null : `${formatTimestampSql(v as Date, p)}Z`);
     }
+    case "ARRAY": case "MAP": case "ROW":
+      return (v) => (v === null ? null : JSON.stringify(encodeJson(type, v, false)));
     default:
       return (v) => v;
   }

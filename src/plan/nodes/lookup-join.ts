@@ -2,6 +2,7 @@ import type { ExprNode } from "../../expressions/node.js";
 import { ValidationError } from "../../types/errors.js";
 import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import type { PlanNode } from "../nodes.js";
+import type { PushedFilter } from "../pushed-filter.js";
 import { newNodeId } from "./node-base.js";
 
 /**
@@ -23,6 +24,8 @@ export interface LookupJoinNode {
   /** The source's LookupReader (exec/lookup.ts). */
   readonly reader: unknown;
   readonly residual?: ExprNode;
+  /** Conditions on the lookup source's columns alone that the source applies itself (plan/lookup-pushdown.ts). */
+  readonly pushedFilters?: readonly PushedFilter[];
 }
 
 export function lookupJoinNode(fields: Omit<LookupJoinNode, "kind" | "id">): LookupJoinNode {
