@@ -38,7 +38,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   Project: calc,
   Aggregate: (node, ctx, build) => {
     const op = ctx.register(new GroupAggregateOperator(node, ctx.settings.batch, hasRetractions(ctx.modeOf(node.input)), ctx.resolveFunction, {},
-      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }, miniBatchOf(ctx.settings)));
+      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }, miniBatchOf(ctx.settings), ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },
