@@ -109,7 +109,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   SemiJoin: (node, ctx, build) => {
-    const op = ctx.register(new SemiJoinOperator(node, ctx.settings.batch, ctx.resolveFunction));
+    const op = ctx.register(new SemiJoinOperator(node, ctx.settings.batch, ctx.resolveFunction, ctx.settings.stateBackend));
     connect(build(node.left), op, 0);
     connect(build(node.right), op, 1);
     return op;
