@@ -43,7 +43,7 @@ function operatorFor(node: RelationalNode, settings: JobSettings, modeOf: (n: Pl
         rankEnd: node.rankEnd, rankNumber: node.rankNumber !== undefined, appendOnly: isInsertOnly(modeOf(node.input)),
       }, resolveFunction);
     case "Deduplicate":
-      return new DeduplicateOperator(node, resolveFunction);
+      return new DeduplicateOperator(node, resolveFunction, settings.batch ? undefined : settings.stateBackend);
     case "SetOp":
       return new SetOpOperator(node);
     case "Sort": {
