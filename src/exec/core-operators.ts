@@ -41,7 +41,8 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     const miniBatch = miniBatchOf(ctx.settings);
     const op = ctx.register(new GroupAggregateOperator(node, ctx.settings.batch, hasRetractions(ctx.modeOf(node.input)), ctx.resolveFunction, {},
       { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock },
-      miniBatch && aggregatePhases(node, ctx.settings.config, ctx.settings.batch) === 2 ? { ...miniBatch, twoPhase: true } : miniBatch));
+      miniBatch && aggregatePhases(node, ctx.settings.config, ctx.settings.batch) === 2 ? { ...miniBatch, twoPhase: true } : miniBatch,
+      ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },
@@ -112,7 +113,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   SemiJoin: (node, ctx, build) => {
-    const op = ctx.register(new SemiJoinOperator(node, ctx.settings.batch, ctx.resolveFunction));
+    const op = ctx.register(new SemiJoinOperator(node, ctx.settings.batch, ctx.resolveFunction, ctx.settings.stateBackend));
     connect(build(node.left), op, 0);
     connect(build(node.right), op, 1);
     return op;

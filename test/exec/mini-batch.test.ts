@@ -2,10 +2,11 @@
 // restore, the bundle rules in small programs, and the property that folding changes nothing but the changelog's
 // granularity: the materialized result equals the one without mini-batch.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { $, DataTypes, EnvironmentSettings, Row, RowKind, type Table, TableEnvironment, ValidationError, ifThenElse, lit, nullOf } from "../../src/index.js";
 import { restoreRun } from "../table/relational-support.js";
 import { checkWellFormed, materialize } from "./mini-batch-support.js";
+import { activeBackendOptions, backendSuite } from "../support/state-backends.js";
 
 const MINI_BATCH = new Map([
   ["table.exec.mini-batch.enabled", "true"], ["table.exec.mini-batch.allow-latency", "10 s"], ["table.exec.mini-batch.size", "5"],
@@ -14,9 +15,12 @@ const MINI_BATCH = new Map([
 /** Flink's one-phase MiniBatchGroupAggFunction (two phases are the default where every aggregate can merge). */
 const ONE_PHASE = new Map([...MINI_BATCH, ["table.optimizer.agg-phase-strategy", "ONE_PHASE"]]);
 
+/** `config` with the options of the state backend the suite runs on. */
+const onBackend = (config: ReadonlyMap<string, string> = new Map()) => new Map([...config, ...Object.entries(activeBackendOptions())]);
+
 const env = (config: ReadonlyMap<string, string> = new Map()) => {
   const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-  for (const [k, v] of config) e.getConfig().set(k, v);
+  for (const [k, v] of onBackend(config)) e.getConfig().set(k, v);
   return e;
 };
 
@@ -34,22 +38,22 @@ function simple(e: TableEnvironment): Table<object> {
   ) as unknown as Table<object>;
 }
 
-describe("mini-batch group aggregation (Flink's MiniBatchGroupAggFunction)", () => {
+backendSuite("mini-batch group aggregation (Flink's MiniBatchGroupAggFunction)", () => {
   it("R-087 group-aggregate-simple-mini-batch: one change per key per bundle; the savepoint ends the bundle", () => {
-    const r = restoreRun(simple(env(ONE_PHASE)), 3, ONE_PHASE);
+    const r = restoreRun(simple(env(ONE_PHASE)), 3, onBackend(ONE_PHASE));
     // Flink's upsert sink shows +I[1, 1, null, Hi], +I[2, 2, 2.0, Hello] | +U[1, 2, null, Hi], +U[2, 4, 2.0, Hello]
     expect(r.before).toEqual(["+I[1, 1, null, Hi]", "+I[2, 2, 2.0, Hello]"]);
     expect(r.after).toEqual(["-U[1, 1, null, Hi]", "+U[1, 2, null, Hi]", "-U[2, 2, 2.0, Hello]", "+U[2, 4, 2.0, Hello]"]);
   });
 
   it("R-087 in two phases (Flink's plan for it): the same rows, keys handed on in Flink's bundle-map order (BIGINT 2 before 1)", () => {
-    const r = restoreRun(simple(env(MINI_BATCH)), 3, MINI_BATCH);
+    const r = restoreRun(simple(env(MINI_BATCH)), 3, onBackend(MINI_BATCH));
     expect(r.before).toEqual(["+I[2, 2, 2.0, Hello]", "+I[1, 1, null, Hi]"]);
     expect(r.after).toEqual(["-U[2, 2, 2.0, Hello]", "+U[2, 4, 2.0, Hello]", "-U[1, 1, null, Hi]", "+U[1, 2, null, Hi]"]);
   });
 
   it("without mini-batch the same program emits every change (R-086)", () => {
-    const r = restoreRun(simple(env()), 3);
+    const r = restoreRun(simple(env()), 3, onBackend());
     expect(r.before).toEqual(["+I[1, 1, null, Hi]", "+I[2, 1, 2.0, Hello]", "-U[2, 1, 2.0, Hello]", "+U[2, 2, 2.0, Hello]"]);
     expect(r.after).toEqual([
       "-U[1, 1, null, Hi]", "+U[1, 2, null, Hi]", "-U[2, 2, 2.0, Hello]", "+U[2, 3, 2.0, Hello]", "-U[2, 3, 2.0, Hello]", "+U[2, 4, 2.0, Hello]",

@@ -1,7 +1,14 @@
 import { DataTypes, EnvironmentSettings, Row, TableEnvironment } from "../../src/index.js";
+import { activeBackendOptions } from "../support/state-backends.js";
 
-/** Flink's JoinTestPrograms fixtures: the "before" rows then the "after" rows, in one run. */
-export const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+// Flink's JoinTestPrograms fixtures: the "before" rows then the "after" rows, in one run.
+
+/** A streaming environment on the state backend of the suite that runs (test/support/state-backends.ts). */
+export const streaming = () => {
+  const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(activeBackendOptions())) env.getConfig().set(k, v);
+  return env;
+};
 export const batch = () => TableEnvironment.create(EnvironmentSettings.inBatchMode());
 
 export const EMPLOYEE_TYPE = DataTypes.ROW(

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { backendSuite } from "../support/state-backends.js";
 import { $, DataTypes, Row, RowKind, type Table } from "../../src/index.js";
 import type { JoinType } from "../../src/plan/nodes/join.js";
 import { batch, materialize, sorted, streaming } from "./fixtures.js";
@@ -52,7 +53,8 @@ function query(env: ReturnType<typeof streaming>, type: JoinType, residual: bool
   }
 }
 
-describe("join properties", () => {
+// streaming on both state backends (the disk one with a cache of two buckets), batch as the reference
+backendSuite("join properties", () => {
   for (const type of TYPES) {
     for (const residual of [false, true]) {
       it(`${type}${residual ? " with a residual" : ""}: streaming materialized = batch; the changelog is well-formed`, async () => {

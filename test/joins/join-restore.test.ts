@@ -7,6 +7,7 @@ import { TemporalJoinOperator } from "../../src/exec/operators/join/temporal-joi
 import type { BaseOperator } from "../../src/exec/operator.js";
 import type { IntervalJoinNode, JoinNode, TemporalJoinNode } from "../../src/plan/nodes.js";
 import { streaming } from "./fixtures.js";
+import { DiskStateBackend } from "../../src/exec/state/disk-backend.js";
 
 /**
  * Snapshot / restore of the join operators (as for the group aggregate): an operator restored from a snapshot
@@ -52,6 +53,16 @@ function checkRestore(make: () => BaseOperator, steps: readonly Step[], cut: num
 
 const settings = (ttl?: string) => ({ batch: false, config: new Map(ttl ? [["table.exec.state.ttl", ttl]] : []), clock: () => 0 });
 
+/** Disk backends made by `onDisk`, removed after each property run. */
+const disks: DiskStateBackend[] = [];
+/** `settings` on a disk backend of its own whose cache holds one bucket: every other bucket goes through the database. */
+const onDisk = (ttl?: string) => {
+  const stateBackend = new DiskStateBackend({ localDir: undefined, cacheSize: 1, incremental: false });
+  disks.push(stateBackend);
+  return { ...settings(ttl), stateBackend };
+};
+const disposeDisks = () => { for (const d of disks.splice(0)) d.dispose(); };
+
 describe("join operators restore from their snapshots", () => {
   const env = streaming();
   const L = DataTypes.ROW(DataTypes.FIELD("k", DataTypes.INT()), DataTypes.FIELD("lv", DataTypes.INT()));
@@ -87,6 +98,18 @@ describe("join operators restore from their snapshots", () => {
       checkRestore(() => new RegularJoinOperator(regular.FULL.node as JoinNode, settings("1 h")), s, at % (s.length + 1));
     }), { numRuns: 50 });
   });
+
+  for (const [type, q] of Object.entries(regular)) {
+    it(`regular ${type} join on the disk backend`, () => {
+      fc.assert(fc.property(steps, fc.nat(), fc.boolean(), (s, at, ttl) => {
+        try {
+          checkRestore(() => new RegularJoinOperator(q.node as JoinNode, onDisk(ttl ? "1 h" : undefined)), s, at % (s.length + 1));
+        } finally {
+          disposeDisks();
+        }
+      }), { numRuns: 40 });
+    });
+  }
 
   const lt = env.fromValues(Schema.newBuilder()
     .column("k", DataTypes.INT()).column("lv", DataTypes.INT()).column("lt", DataTypes.TIMESTAMP(3)).watermark("lt", "`lt`").build(), []);

@@ -1,7 +1,9 @@
 import { buildJobGraph } from "../../src/exec/job-graph.js";
+import { stateBackendFor } from "../../src/exec/state/backend-options.js";
 import { prepareSnapshot } from "../../src/exec/operator.js";
 import { OPERATORS } from "../../src/table/wiring.js";
 import type { Table } from "../../src/index.js";
+import type { StateBackend } from "../../src/exec/state/keyed-store.js";
 import { toJavaString } from "../../src/types/format.js";
 import { KIND_SHORT } from "../../src/types/row.js";
 
@@ -11,9 +13,19 @@ import { KIND_SHORT } from "../../src/types/row.js";
  * over the remaining rows to the end. Returns each phase's changelog in Flink's notation.
  */
 export function restoreRun(table: Table<object>, beforeRows: number, config = new Map<string, string>()): { before: string[]; after: string[] } {
+  // each phase on the state backend `config` asks for (state.backend.type), removed at the end
+  const backends = [stateBackendFor(config), stateBackendFor(config)];
+  try {
+    return runPhases(table, beforeRows, config, backends);
+  } finally {
+    for (const b of backends) b.dispose();
+  }
+}
+
+function runPhases(table: Table<object>, beforeRows: number, config: Map<string, string>, backends: StateBackend[]): { before: string[]; after: string[] } {
   const types = table.getResolvedSchema().types;
-  const settings = { batch: false, config, clock: () => 0 };
-  const phase = (out: string[]) => buildJobGraph(table.node, settings, {
+  let phases = 0;
+  const phase = (out: string[]) => buildJobGraph(table.node, { batch: false, config, clock: () => 0, stateBackend: backends[phases++] }, {
     record: (k, v) => { out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
   }, OPERATORS);
   const before: string[] = [];

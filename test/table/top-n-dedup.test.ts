@@ -2,15 +2,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { activeBackendOptions, backendSuite } from "../support/state-backends.js";
 import {
   $, CollectionSink, DataTypes, EnvironmentSettings, Row, RowKind, Schema, TableDescriptor, TableEnvironment, ValidationError,
 } from "../../src/index.js";
 
-const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+/** A streaming environment on the state backend of the suite that runs (test/support/state-backends.ts). */
+const streaming = () => {
+  const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(activeBackendOptions())) env.getConfig().set(k, v);
+  return env;
+};
 const batch = () => TableEnvironment.create(EnvironmentSettings.inBatchMode());
 const BIDS = DataTypes.ROW(DataTypes.FIELD("auction", DataTypes.INT()), DataTypes.FIELD("price", DataTypes.INT()), DataTypes.FIELD("bidder", DataTypes.STRING()));
 
-describe("topN", () => {
+backendSuite("topN", () => {
   it("ranks shift when a better row arrives, with -U/+U per changed rank over an insert-only input", async () => {
     const t = streaming().fromValues(BIDS, Row.of(1, 10, "a"), Row.of(1, 30, "b"), Row.of(1, 20, "c"), Row.of(2, 5, "d"), Row.of(1, 5, "e"));
     const q = t.topN(2, { partitionBy: [$("auction")], orderBy: [$("price").desc()], rowNumber: "rn" });
@@ -84,7 +90,7 @@ describe("topN", () => {
   });
 });
 
-describe("deduplicate", () => {
+backendSuite("deduplicate", () => {
   it("keep last by processing time replaces the row of its key", async () => {
     const t = streaming().fromValues(BIDS, Row.of(1, 10, "a"), Row.of(2, 5, "b"), Row.of(1, 30, "c"));
     const q = t.deduplicate({ keys: [$("auction")], keep: "last" });

@@ -11,11 +11,15 @@ import { compileKeys } from "./key-code.js";
 import type { KeyIndex } from "./key-index.js";
 import { KeyedStateTtl } from "../state-ttl.js";
 import { MiniBatchBundle, type MiniBatchSpec } from "./mini-batch.js";
+import type { StateBackend } from "../state/keyed-store.js";
+import { type GroupEntry, SpillingIndex } from "./spilling-index.js";
 
 /** The state and generated functions of one GroupAggregateOperator. */
 export interface GroupAggregateCode {
   readonly layout: AggregateLayout;
   readonly index: KeyIndex;
+  /** The same index when the groups live in a disk store (state/keyed-store.ts), else undefined. */
+  readonly spill: SpillingIndex | undefined;
   readonly cols: GroupColumns;
   /** The per-record function: `processElement(input, kind, row)`. */
   readonly processElement: (input: number, kind: number, row: unknown[]) => void;
@@ -47,15 +51,20 @@ export interface GroupTtl {
  */
 export function compileGroupAggregate(
   node: AggregateNode, batch: boolean, retractable: boolean, down: DirectOutput, resolveFunction?: FunctionResolver, options: AggregateOptions = {},
-  ttlSpec?: GroupTtl, miniBatchSpec?: MiniBatchSpec,
+  ttlSpec?: GroupTtl, miniBatchSpec?: MiniBatchSpec, backend?: StateBackend, storeName = "GroupAggregate.groups",
 ): GroupAggregateCode {
   const schema = node.input.schema;
   const layout = new AggregateLayout(node.aggCalls, retractable, options);
   const ctx = new CodegenContext(schema, resolveFunction, "r");
   const key = compileKeys(node.groupKeys, ctx);
   const args = argumentReads(node.aggCalls, ctx, (i) => layout.needsArg(i));
-  const index = key.newIndex();
   const cols = layout.newColumns();
+  // a backend with a bounded cache (disk) gets the groups through a store; batch jobs keep them in memory
+  // (they emit in order of first appearance at the end, and take no checkpoints)
+  const spill = !batch && backend?.cacheSize !== undefined
+    ? new SpillingIndex(key.newIndex(), cols, layout, backend.createStore<GroupEntry>({ name: storeName }), backend.cacheSize)
+    : undefined;
+  const index: KeyIndex = spill ?? key.newIndex();
   // TTL (streaming only): an expired group is evicted silently, its key then starts afresh with +I
   const ttl = !batch && ttlSpec !== undefined && ttlSpec.ttl > 0
     ? new KeyedStateTtl(ttlSpec.ttl, ttlSpec.clock, (gid, probe) => { index.delete(probe, gid); cols.release(gid); })
@@ -64,6 +73,10 @@ export function compileGroupAggregate(
     throw new ValidationError("table.exec.mini-batch.enabled together with table.exec.state.ttl is not supported yet: turn one of them off");
   }
   const bundle = !batch && miniBatchSpec !== undefined ? new MiniBatchBundle(miniBatchSpec) : undefined;
+  if (spill !== undefined) {
+    spill.ttl = ttl;
+    if (bundle !== undefined) spill.pinned = (g) => bundle.has(g);
+  }
   const consts = `const I=${ctx.constant(index)},S=${ctx.constant(cols)},D=${ctx.constant(down)},E=${ctx.constant(
     (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))}${ttl ? `,T=${ctx.constant(ttl)}` : ""}${bundle ? `,B=${ctx.constant(bundle)}` : ""};`;
   const n = layout.size;
@@ -112,11 +125,11 @@ export function compileGroupAggregate(
     const mb = miniBatchCode(layout, ctx, key, args.read, retractable, update, vars);
     const [processElement, emitAllFn, flush] = ctx.build<[GroupAggregateCode["processElement"], GroupAggregateCode["emitAll"], () => void]>(
       `(function(){${consts}${mb.flush}return [function groupAggregate(input,kind,r){${mb.body}},${emitAll},flush];})()`);
-    return { layout, index, cols, processElement, emitAll: emitAllFn, ttl, bundle, flush };
+    return { layout, index, spill, cols, processElement, emitAll: emitAllFn, ttl, bundle, flush };
   }
   const [processElement, emitAllFn] = ctx.build<[GroupAggregateCode["processElement"], GroupAggregateCode["emitAll"]]>(
     `(function(){${consts}return [function groupAggregate(input,kind,r){${body}},${emitAll}];})()`);
-  return { layout, index, cols, processElement, emitAll: emitAllFn, ttl, bundle: undefined, flush: undefined };
+  return { layout, index, spill, cols, processElement, emitAll: emitAllFn, ttl, bundle: undefined, flush: undefined };
 }
 
 /**

@@ -42,6 +42,8 @@ export interface GroupKeys {
   forEach(f: (keyValues: unknown[], gid: number) => void): void;
   /** Registers a group from a snapshot. */
   restore(keyValues: readonly unknown[], gid: number): void;
+  /** The probe of a key given as its values (a key of a snapshot), without registering it. */
+  probeOf(keyValues: readonly unknown[]): unknown;
 }
 
 /** Builds the key index of a keyed operator from its key expressions over the input schema. */
@@ -102,6 +104,10 @@ class RowKeys implements GroupKeys {
 
   forEach(f: (keyValues: unknown[], gid: number) => void): void {
     this.forEachGroup((gid) => f(this.currentValues(), gid));
+  }
+
+  probeOf(keyValues: readonly unknown[]): unknown {
+    return this.index.probeOf(this.index.keyOf(keyValues));
   }
 
   restore(keyValues: readonly unknown[], gid: number): void {

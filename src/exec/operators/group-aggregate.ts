@@ -11,6 +11,9 @@ import { ValidationError } from "../../types/errors.js";
 import type { KeyedStateTtl } from "../state-ttl.js";
 import type { MiniBatchBundle, MiniBatchSpec } from "../aggregates/mini-batch.js";
 import { type LocalBundle, compileLocalBundle } from "../aggregates/local-bundle.js";
+import type { GroupEntry, SpillingIndex } from "../aggregates/spilling-index.js";
+import { isStoreFiles, type StateBackend, type StoreFiles } from "../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../state/snapshot-store.js";
 
 export { udfAccumulator } from "../aggregates/aggregate-layout.js";
 
@@ -42,6 +45,8 @@ export { udfAccumulator } from "../aggregates/aggregate-layout.js";
 export class GroupAggregateOperator extends BaseOperator {
   private readonly layout: AggregateLayout;
   private readonly index: KeyIndex;
+  /** The index again when the groups live in a disk store (`state.backend.type = disk`), else undefined. */
+  private readonly spill: SpillingIndex | undefined;
   private readonly cols: GroupColumns;
   /** Where the generated code delivers its records. */
   private readonly down = new DirectOutput(this);
@@ -63,7 +68,7 @@ export class GroupAggregateOperator extends BaseOperator {
   private readonly layoutText: Readonly<Record<string, string>>;
 
   constructor(node: AggregateNode, private readonly batch: boolean, retractableInput: boolean, resolveFunction?: FunctionResolver,
-    options: AggregateOptions = {}, ttl?: GroupTtl, miniBatch?: MiniBatchSpec) {
+    options: AggregateOptions = {}, ttl?: GroupTtl, miniBatch?: MiniBatchSpec, backend?: StateBackend) {
     super(1);
     const keyCount = node.groupKeys.length;
     this.layoutText = stateLayout({
@@ -73,12 +78,13 @@ export class GroupAggregateOperator extends BaseOperator {
     // in two phases the global bundle never ends by itself: flushLocal counts the keys handed on
     const twoPhase = !batch && miniBatch?.twoPhase === true;
     const globalSpec = twoPhase ? { size: Infinity, latency: Infinity, clock: miniBatch!.clock } : miniBatch;
-    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, globalSpec);
+    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, globalSpec, backend);
     this.ttl = code.ttl;
     this.bundle = code.bundle;
     this.flush = code.flush;
     this.layout = code.layout;
     this.index = code.index;
+    this.spill = code.spill;
     this.cols = code.cols;
     // an own property rather than a method calling it: one call less per record, and the caller's
     // (megamorphic) dispatch lands on this query's code directly
@@ -158,12 +164,13 @@ export class GroupAggregateOperator extends BaseOperator {
     return this.index.size;
   }
 
+  /**
+   * The groups as `{ keys, rows, accs, written? }[]` (the same with both backends; savepoints always), or —
+   * on the disk backend during a checkpoint — the files its store wrote; with an open mini-batch bundle,
+   * `{ groups, bundle }`.
+   */
   override snapshotState(): unknown {
-    const groups: { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[] = [];
-    const ttl = this.ttl;
-    this.index.forEachGroup((gid, key) => groups.push({
-      keys: this.index.valuesOf(key), ...this.layout.snapshot(this.cols, gid), ...(ttl ? { written: ttl.timeOf(gid) } : {}),
-    }));
+    const groups = this.groupsSnapshot();
     const b = this.bundle;
     const local = this.local !== undefined && this.local.count > 0 ? this.local.records.slice() : undefined;
     if ((b === undefined || b.records === 0) && local === undefined) return groups;
@@ -176,21 +183,31 @@ export class GroupAggregateOperator extends BaseOperator {
     };
   }
 
+  private groupsSnapshot(): GroupEntry[] | StoreFiles {
+    const spill = this.spill;
+    if (spill !== undefined) {
+      spill.writeBack();
+      const files = storeSnapshot(spill.store);
+      if (files !== undefined) return files;
+      const out: GroupEntry[] = [];
+      for (const [, e] of spill.store) out.push(e);
+      return out;
+    }
+    const groups: GroupEntry[] = [];
+    const ttl = this.ttl;
+    this.index.forEachGroup((gid, key) => groups.push({
+      keys: this.index.valuesOf(key), ...this.layout.snapshot(this.cols, gid), ...(ttl ? { written: ttl.timeOf(gid) } : {}),
+    }));
+    return groups;
+  }
+
   override restoreState(state: unknown): void {
     // with TTL a group keeps the time of its last write; one from a checkpoint without TTL starts at the restore
     const now = this.ttl?.now() ?? 0;
-    const withBundle = !Array.isArray(state)
-      ? state as { groups: unknown[]; bundle?: { records: number; touched: { keys: unknown[]; before: unknown[] | null }[] }; local?: unknown[][] }
+    const withBundle = !Array.isArray(state) && !isStoreFiles(state)
+      ? state as { groups: GroupEntry[] | StoreFiles; bundle?: { records: number; touched: { keys: unknown[]; before: unknown[] | null }[] }; local?: unknown[][] }
       : undefined;
-    const groups = (withBundle?.groups ?? state) as { keys: unknown[]; rows: number; accs: unknown[]; written?: number }[];
-    for (const g of groups) {
-      const gid = this.cols.alloc();
-      const key = this.index.keyOf(g.keys);
-      const probe = this.index.probeOf(key);
-      this.index.add(probe, key, gid);
-      this.layout.restore(this.cols, gid, g);
-      this.ttl?.created(gid, probe, g.written ?? now);
-    }
+    this.restoreGroups((withBundle?.groups ?? state) as GroupEntry[] | StoreFiles, now);
     if (withBundle === undefined) return;
     const b = this.bundle;
     if (b === undefined) {
@@ -211,4 +228,41 @@ export class GroupAggregateOperator extends BaseOperator {
     // the records go through the local phase again, each key's in their order (none is due: the bundle starts now)
     for (const rs of withBundle.local) for (let j = 0; j < rs.length; j += 2) this.processElement(0, rs[j] as number, rs[j + 1] as unknown[]);
   }
+
+  /**
+   * Groups from a snapshot: inline entries, or a disk backend's checkpoint files — into the store on the
+   * disk backend (loaded when a record reaches them), into the columns on the hashmap backend.
+   */
+  private restoreGroups(groups: GroupEntry[] | StoreFiles, now: number): void {
+    const spill = this.spill;
+    const withTime = this.ttl !== undefined;
+    if (isStoreFiles(groups)) {
+      if (spill !== undefined) {
+        restoreStore(groups, spill.store, undefined, (e) => withTime ? stamped(e as GroupEntry, now) : e, now);
+        spill.recount();
+        return;
+      }
+      const read = new Map<unknown, GroupEntry>();
+      restoreStore(groups, read, undefined, (e) => e, now);
+      groups = [...read.values()];
+    }
+    if (spill !== undefined) {
+      for (const g of groups) spill.restored(withTime ? stamped(g, now) : g);
+      return;
+    }
+    for (const g of groups) {
+      const gid = this.cols.alloc();
+      const key = this.index.keyOf(g.keys);
+      const probe = this.index.probeOf(key);
+      this.index.add(probe, key, gid);
+      this.layout.restore(this.cols, gid, g);
+      this.ttl?.created(gid, probe, g.written ?? now);
+    }
+  }
+}
+
+/** A group from a checkpoint taken without TTL starts its TTL at the restore. */
+function stamped(e: GroupEntry, now: number): GroupEntry {
+  if (e.written === undefined) e.written = now;
+  return e;
 }

@@ -41,9 +41,9 @@ function operatorFor(node: RelationalNode, settings: JobSettings, modeOf: (n: Pl
       return new RankOperator({
         input: node.input.schema, partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, rankStart: node.rankStart,
         rankEnd: node.rankEnd, rankNumber: node.rankNumber !== undefined, appendOnly: isInsertOnly(modeOf(node.input)),
-      }, resolveFunction);
+      }, resolveFunction, settings.batch ? undefined : settings.stateBackend);
     case "Deduplicate":
-      return new DeduplicateOperator(node, resolveFunction);
+      return new DeduplicateOperator(node, resolveFunction, settings.batch ? undefined : settings.stateBackend);
     case "SetOp":
       return new SetOpOperator(node);
     case "Sort": {

@@ -46,6 +46,12 @@ export interface StateBackend {
   /** `hashmap` or `disk` (docs/checkpoints.md, "State backends"). */
   readonly type: string;
   createStore<V>(spec: StoreSpec<V>): KeyedStore<V>;
+  /**
+   * Values a store's cache holds (`state.backend.cache-size`): operators that keep their own live copies of
+   * stored values in front of a store (group aggregation's columns) keep at most this many. Undefined: no
+   * bound — the hashmap backend, whose stores are the live state itself.
+   */
+  readonly cacheSize?: number;
   /** Called when the job ends (finished, failed or cancelled): a disk backend removes its directory. */
   dispose(): void;
 }

@@ -1,4 +1,6 @@
 import { valueKey } from "../../aggregates/value-key.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StateBackend, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 
 /**
  * The rows of one join input, by join key (Flink's JoinRecordStateView without a unique key). A bucket holds
@@ -9,6 +11,10 @@ import { valueKey } from "../../aggregates/value-key.js";
  * TTL (`table.exec.state.ttl`, Flink's OnCreateAndWrite / NeverReturnExpired): a row expires `ttl` ms of
  * processing time after it was written; expired rows are dropped when their key is next read and are never
  * matched. Nothing is emitted for an expired row (as in Flink).
+ *
+ * The buckets are in a store of the job's state backend (state/keyed-store.ts): a `Map` on the hashmap
+ * backend; on the disk backend a bucket read is a copy that the code changes in place right after the
+ * read (push, splice, `assoc[i]++`), which the store's write-back cache writes back — the store's contract.
  */
 export interface Bucket {
   rows: unknown[][];
@@ -16,14 +22,17 @@ export interface Bucket {
   times: number[] | undefined;
 }
 
+/** A side's state in a snapshot: its entries, or (disk backend, in a checkpoint) the files of its store. */
 export interface SideSnapshot {
-  readonly entries: readonly (readonly [unknown, unknown[][], number[] | undefined, number[] | undefined])[];
+  readonly entries: readonly (readonly [unknown, unknown[][], number[] | undefined, number[] | undefined])[] | StoreFiles;
 }
 
 export class JoinSideState {
-  readonly map = new Map<unknown, Bucket>();
+  readonly map: KeyedStore<Bucket>;
 
-  constructor(readonly outer: boolean, readonly ttl: number) {}
+  constructor(readonly outer: boolean, readonly ttl: number, backend: StateBackend = HASHMAP_BACKEND, name = "join.side") {
+    this.map = backend.createStore<Bucket>({ name });
+  }
 
   /** The key's live rows (expired ones removed first), or undefined when it has none. */
   get(key: unknown, now: number): Bucket | undefined {
@@ -68,23 +77,33 @@ export class JoinSideState {
   /** Number of stored rows (tests, metrics). */
   rowCount(): number {
     let n = 0;
-    for (const b of this.map.values()) n += b.rows.length;
+    for (const [, b] of this.map) n += b.rows.length;
     return n;
   }
 
   snapshot(): SideSnapshot {
+    const files = storeSnapshot(this.map);
+    if (files !== undefined) return { entries: files };
     return { entries: Array.from(this.map, ([k, b]) => [k, b.rows.slice(), b.assoc?.slice(), b.times?.slice()] as const) };
   }
 
+  /** Into a fresh state (of either backend): a side's entries, or the files a disk backend's checkpoint wrote. */
   restore(s: SideSnapshot): void {
-    this.map.clear();
-    for (const [k, rows, assoc, times] of s.entries) {
-      this.map.set(k, {
-        rows: rows.slice(),
-        assoc: this.outer ? (assoc?.slice() ?? rows.map(() => 0)) : undefined,
-        times: this.ttl > 0 ? (times?.slice() ?? rows.map(() => 0)) : undefined,
-      });
+    if (isStoreFiles(s.entries)) {
+      restoreStore(s.entries, this.map, undefined, (b) => this.bucket(b as Bucket), 0);
+      return;
     }
+    for (const [k, rows, assoc, times] of s.entries) this.map.set(k, this.bucket({ rows: rows.slice(), assoc: assoc?.slice(), times: times?.slice() }));
+  }
+
+  /** A bucket from a snapshot, with the parallel arrays this side keeps (an outer side's partner counts, TTL times). */
+  private bucket(b: Partial<Bucket> & { rows: unknown[][] }): Bucket {
+    const rows = b.rows;
+    return {
+      rows,
+      assoc: this.outer ? (b.assoc ?? rows.map(() => 0)) : undefined,
+      times: this.ttl > 0 ? (b.times ?? rows.map(() => 0)) : undefined,
+    };
   }
 }
 

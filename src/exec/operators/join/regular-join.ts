@@ -72,8 +72,11 @@ export class RegularJoinOperator extends BaseOperator {
     this.ttl = settings.batch || ttlText === undefined ? 0 : parseDuration(ttlText, "table.exec.state.ttl");
     this.clock = settings.clock;
     this.batch = settings.batch;
-    this.left = new JoinSideState(this.leftOuter, this.ttl);
-    this.right = new JoinSideState(this.rightOuter, this.ttl);
+    // streaming: both sides in the job's state backend; batch keeps them in memory (no checkpoints, and
+    // the end-of-input pass walks both sides together)
+    const backend = this.batch ? undefined : settings.stateBackend;
+    this.left = new JoinSideState(this.leftOuter, this.ttl, backend, "RegularJoin.left");
+    this.right = new JoinSideState(this.rightOuter, this.ttl, backend, "RegularJoin.right");
     // the common case gets a processElement of its own (inner-join-code.ts)
     if (!this.batch && this.ttl === 0 && node.joinType === "INNER" && this.residual === undefined) {
       this.processElement = generateInnerJoinProcess(node, this, resolve, projection);

@@ -5,6 +5,7 @@ import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
 import { compileCombine, compileJoinKey, compileResidual } from "./join-code.js";
 import { JoinSideState, type SideSnapshot, indexOfRow } from "./join-state.js";
+import type { StateBackend } from "../../state/keyed-store.js";
 
 /**
  * Semi and anti joins with Flink's changelog (StreamingSemiAntiJoinOperator). The left rows are kept by key with
@@ -20,13 +21,17 @@ export class SemiJoinOperator extends BaseOperator {
   private readonly rightKey: (r: unknown[]) => unknown;
   private readonly combine: (l: unknown[], r: unknown[]) => unknown[];
   private readonly residual: ((row: unknown[]) => boolean) | undefined;
-  private readonly left = new JoinSideState(true, 0);
-  private readonly right = new JoinSideState(false, 0);
+  private readonly left: JoinSideState;
+  private readonly right: JoinSideState;
   /** Left rows with a NULL key (batch anti join: emitted at the end). */
   private nullKeyed: unknown[][] = [];
 
-  constructor(private readonly node: SemiJoinNode, private readonly batch: boolean, resolve?: FunctionResolver) {
+  constructor(private readonly node: SemiJoinNode, private readonly batch: boolean, resolve?: FunctionResolver, backend?: StateBackend) {
     super(2);
+    // streaming: both sides in the job's state backend (batch: in memory, as the regular join)
+    const store = batch ? undefined : backend;
+    this.left = new JoinSideState(true, 0, store, "SemiJoin.left");
+    this.right = new JoinSideState(false, 0, store, "SemiJoin.right");
     this.leftKey = compileJoinKey(node.leftKeys, node.left.schema, resolve);
     this.rightKey = compileJoinKey(node.rightKeys, node.right.schema, resolve);
     this.combine = compileCombine(node.left.schema.size, node.right.schema.size);

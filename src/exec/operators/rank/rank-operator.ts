@@ -8,6 +8,11 @@ import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js"
 import { BaseOperator } from "../../operator.js";
 import { errorWithRow } from "../row-error.js";
 import { type RowComparator, rowComparator, rowsEqual } from "../sort/row-comparator.js";
+import { type KeyedStore, type StateBackend, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
+
+/** One partition in a snapshot and in a disk store: its key values and its rows in rank order. */
+type Partition = [keyValues: unknown[], rows: unknown[][]];
 
 export interface RankSpec {
   readonly input: ResolvedSchema;
@@ -31,6 +36,10 @@ export interface RankSpec {
  * - with a row number, every rank whose row changed is updated: `-U`/`+U` over an insert-only input,
  *   `-D`/`+I` over an updating one; a rank filled for the first time is `+I`, one emptied `-D`.
  * An insert-only input keeps only the rows that can still be in the range (at most `rankEnd` per partition).
+ *
+ * State: on the hashmap backend a key index and the partitions by gid; on a disk backend (a backend with a
+ * bounded cache, state/keyed-store.ts) one store entry per partition key, `[key values, rows]` — the form
+ * snapshots have on both backends. A top-N without partition keys has one partition and keeps it in memory.
  */
 export class RankOperator extends BaseOperator {
   private readonly keys: GroupKeys | undefined;
@@ -41,8 +50,10 @@ export class RankOperator extends BaseOperator {
   private readonly e: number;
   private readonly before: number;
   private readonly after: number;
+  /** The partitions on a disk backend (the key index then only computes probes), else undefined. */
+  private readonly store: KeyedStore<Partition> | undefined;
 
-  constructor(private readonly spec: RankSpec, resolveFunction?: FunctionResolver) {
+  constructor(private readonly spec: RankSpec, resolveFunction?: FunctionResolver, backend?: StateBackend) {
     super(1);
     this.keys = spec.partitionKeys.length > 0
       ? createGroupKeys(spec.partitionKeys.map((k) => col(spec.input.names[k]!)), spec.input, resolveFunction) : undefined;
@@ -51,6 +62,7 @@ export class RankOperator extends BaseOperator {
     this.e = spec.rankEnd - 1;
     this.before = spec.appendOnly ? Kind.UPDATE_BEFORE : Kind.DELETE;
     this.after = spec.appendOnly ? Kind.UPDATE_AFTER : Kind.INSERT;
+    if (this.keys !== undefined && backend?.cacheSize !== undefined) this.store = backend.createStore<Partition>({ name: "Rank.partitions" });
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
@@ -62,6 +74,10 @@ export class RankOperator extends BaseOperator {
         gid = keys.find(row);
       } catch (e) {
         throw errorWithRow(e, kind, row, this.spec.input);
+      }
+      if (this.store !== undefined) {
+        this.processOnStore(this.store, keys, insert, row);
+        return;
       }
       if (gid < 0) {
         if (!insert) return; // retraction of a row never seen
@@ -78,6 +94,23 @@ export class RankOperator extends BaseOperator {
       keys.remove(gid); // the partition's key is still the current one
       this.freeIds.push(gid);
     }
+  }
+
+  /**
+   * The same over the store: the partition of the key `keys.find` just computed is read (a copy), changed
+   * in place and left to the store's write-back cache (the store's contract); an emptied one is deleted.
+   */
+  private processOnStore(store: KeyedStore<Partition>, keys: GroupKeys, insert: boolean, row: unknown[]): void {
+    const probe = keys.currentProbe();
+    let p = store.get(probe);
+    if (p === undefined) {
+      if (!insert) return; // retraction of a row never seen
+      p = [keys.currentValues(), []];
+      store.set(probe, p);
+    }
+    const rows = p[1];
+    if (insert) this.insert(rows, row);
+    else if (this.retract(rows, row) && rows.length === 0) store.delete(probe);
   }
 
   /** Index of the first row that sorts after `row` (a new row goes after its ties). */
@@ -156,6 +189,7 @@ export class RankOperator extends BaseOperator {
 
   /** Number of partitions holding rows. */
   partitionCount(): number {
+    if (this.store !== undefined) return this.store.size;
     return this.keys ? this.keys.size : this.partitions.length;
   }
 
@@ -169,21 +203,45 @@ export class RankOperator extends BaseOperator {
     });
   }
 
+  /** `{ rows }` without partition keys, else `{ parts }`: `[key values, rows][]`, or a disk store's checkpoint files. */
   override snapshotState(): unknown {
     if (!this.keys) return { rows: (this.partitions[0] ?? []).map((r) => r.slice()) };
-    const parts: [unknown[], unknown[][]][] = [];
+    const store = this.store;
+    if (store !== undefined) {
+      const files = storeSnapshot(store);
+      if (files !== undefined) return { parts: files };
+      const parts: Partition[] = [];
+      for (const [, [key, rows]] of store) parts.push([key, rows.map((r) => r.slice())]);
+      return { parts };
+    }
+    const parts: Partition[] = [];
     this.keys.forEach((key, gid) => parts.push([key, this.partitions[gid]!.map((r) => r.slice())]));
     return { parts };
   }
 
   override restoreState(state: unknown): void {
-    const s = state as { rows?: unknown[][]; parts?: [unknown[], unknown[][]][] };
+    const s = state as { rows?: unknown[][]; parts?: Partition[] | StoreFiles };
     this.partitions = [];
     if (!this.keys) {
       if (s.rows && s.rows.length > 0) this.partitions.push(s.rows.map((r) => r.slice()));
       return;
     }
-    for (const [key, rows] of s.parts ?? []) {
+    let parts = s.parts ?? [];
+    const store = this.store;
+    if (isStoreFiles(parts)) {
+      if (store !== undefined) {
+        restoreStore(parts, store, undefined, (p) => p, 0);
+        return;
+      }
+      const read = new Map<unknown, Partition>();
+      restoreStore(parts, read, undefined, (p) => p, 0);
+      parts = [...read.values()];
+    }
+    if (store !== undefined) {
+      for (const [key, rows] of parts) store.set(this.keys.probeOf(key), [key.slice(), rows.map((r) => r.slice())]);
+      return;
+    }
+    for (const [key, rows] of parts) {
       const gid = this.partitions.length;
       this.keys.restore(key, gid);
       this.partitions.push(rows.map((r) => r.slice()));
