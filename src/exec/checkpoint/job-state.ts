@@ -3,6 +3,7 @@ import { LAYOUT_PREFIX } from "./state-layout.js";
 import type { JobGraph, OwnedOperator } from "../job-graph.js";
 import { type Operator, prepareSnapshot } from "../operator.js";
 import { decodeSnapshot, decodeSnapshotInPlace, encodeSnapshot, encodeSnapshotJson } from "../snapshot-codec.js";
+import { restoringFromDirectory } from "../state/snapshot-store.js";
 import { type JobSnapshot, type OperatorStateEntry, type SourceStateEntry, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./format.js";
 
 /**
@@ -100,7 +101,8 @@ export function restoreJob(graph: JobGraph, snapshot: JobSnapshot, path: string,
     }
     try {
       // the snapshot was just read from its file and is restored once: decoding may reuse its arrays and objects
-      o.op.restoreState(decodeSnapshotInPlace(entry.state));
+      // (a savepoint names its store files relative to its directory)
+      restoringFromDirectory(path, () => o.op.restoreState(decodeSnapshotInPlace(entry.state)));
     } catch (e) {
       throw new ExecutionError(`cannot restore the state of uid '${o.uid}' (${name}) from ${path}: ${(e as Error).message}`, { cause: e });
     }

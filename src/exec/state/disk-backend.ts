@@ -50,7 +50,7 @@ export class DiskStateBackend implements StateBackend, DiskStoreHost {
   readonly db: BetterSqlite3.Database;
   readonly dir: string;
   readonly token = randomBytes(6).toString("hex");
-  checkpoint: { sharedDir: string; id: number; incremental: boolean } | undefined;
+  checkpoint: { sharedDir: string; id: number; incremental: boolean; savepoint: boolean } | undefined;
   private readonly stores: DiskKeyedStore<unknown>[] = [];
   private referenced: string[] = [];
   private disposed = false;
@@ -96,7 +96,17 @@ export class DiskStateBackend implements StateBackend, DiskStoreHost {
   /** Called by the checkpoint coordinator before the operators snapshot: stores write files into `sharedDir`. */
   beginCheckpoint(sharedDir: string, id: number): void {
     mkdirSync(sharedDir, { recursive: true });
-    this.checkpoint = { sharedDir, id, incremental: this.options.incremental };
+    this.checkpoint = { sharedDir, id, incremental: this.options.incremental, savepoint: false };
+    this.referenced = [];
+  }
+
+  /**
+   * Called by the checkpoint coordinator before the operators snapshot for a savepoint: stores write a full
+   * file each into `dir`, the savepoint's own directory (self-contained, as Flink's savepoints are), and the
+   * incremental chain of the checkpoints is left as it is.
+   */
+  beginSavepoint(dir: string, id: number): void {
+    this.checkpoint = { sharedDir: dir, id, incremental: false, savepoint: true };
     this.referenced = [];
   }
 
