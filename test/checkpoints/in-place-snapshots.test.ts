@@ -25,7 +25,7 @@ const Seen = ProcessTableFunction.define({
     const v = (r as unknown as { v: number }).v;
     s.xs.push(v);
     l.add(v * 10);
-    ctx.collect(`${s.xs.join(",")}|${l.get().join(",")}`);
+    ctx.collect(`${s.xs.join(",")}|${[...l.get()].join(",")}`);
   },
 });
 
