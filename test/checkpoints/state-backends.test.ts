@@ -1,15 +1,19 @@
 // Checkpoints of the disk keyed-state backend: each store writes its entries into files under the
 // checkpoint directory's shared/ folder; with incremental checkpoints only what changed since the previous
 // checkpoint; retention keeps a file while a retained checkpoint lists it; restoring an incremental chain
-// gives what restoring a full checkpoint gives; the job's working directory goes when the job ends.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+// gives what restoring a full checkpoint gives; the job's working directory goes when the job ends. A
+// savepoint holds its own store files (relative names: it can be moved) and leaves the incremental chain of
+// the checkpoints alone; retention reads each checkpoint's `_shared` index, not its `_metadata`.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   $, ArgumentTrait, CollectionSink, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, Schema, type Table, TableEnvironment, tableArg, valueState,
 } from "../../src/index.js";
-import type { JobSnapshot } from "../../src/exec/checkpoint/format.js";
+import type { PositionalRow } from "../../src/index.js";
+import { type JobSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "../../src/exec/checkpoint/format.js";
+import { sharedFilesOf, writeCheckpoint } from "../../src/exec/checkpoint/storage.js";
 import { onBothBackends } from "../support/state-backends.js";
 import { materialize } from "../joins/fixtures.js";
 
@@ -196,5 +200,95 @@ describe("checkpoints of the disk backend", () => {
     expect(rows.counts).toEqual(["+I[a, 1]", "+I[b, 1]", "-U[a, 1]", "+U[a, 2]"]);
     // both rows of key a meet the count's update (the engine's join output, equal on both backends)
     expect(sortedRows(rows.joined)).toEqual(sortedRows(["+I[a, 1]", "+I[a, 1]", "+I[b, 1]", "-U[a, 1]", "-U[a, 1]", "+U[a, 2]", "+U[a, 2]"]));
+  });
+});
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+async function until(what: string, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 5000 && !done(); i++) await sleep(2);
+  if (!done()) throw new Error(`timed out waiting for ${what}`);
+}
+
+const KEY_SCHEMA = Schema.newBuilder().column("k", DataTypes.STRING()).build();
+/** Rows of keys `ks`. */
+const keyed = (ks: readonly string[]) => ks.map((k) => Row.of(k));
+/** 1000 distinct keys (checkpoint 1 after them), then 3 new keys (the savepoint after them). */
+const TO_SAVEPOINT = keyed([...Array.from({ length: 1000 }, (_, i) => `k${i}`), "a", "b", "c"]);
+/** After the savepoint: a key from before it, one from before the checkpoint, then one key 995 times. */
+const AFTER_SAVEPOINT = keyed(["a", "k5", ...Array.from({ length: 995 }, () => "d")]);
+
+function countJob(options: Record<string, string>, rows: AsyncIterable<PositionalRow> | PositionalRow[], sink: CollectionSink) {
+  const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(options)) e.getConfig().set(k, v);
+  e.createTemporaryTable("out", sink.descriptor(SINK));
+  return e.fromAsyncIterable(KEY_SCHEMA, rows, { name: "events" }).partitionBy($("k")).process(Count).executeInsert("out");
+}
+
+describe("savepoints of the disk backend", () => {
+  it("hold their store files in their own directory, leave the incremental chain alone, and restore after a move on both backends", async () => {
+    const chk = tmp();
+    const sink = new CollectionSink();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => { open = r; });
+    async function* rows(): AsyncGenerator<PositionalRow> {
+      yield* TO_SAVEPOINT;
+      await gate;
+      yield* AFTER_SAVEPOINT;
+      await new Promise<void>(() => { /* until the job is cancelled */ });
+    }
+    const job = countJob({ ...DISK, "execution.checkpointing.incremental": "true", ...every1000(chk) }, rows(), sink);
+    await until("the rows before the savepoint", () => sink.size === TO_SAVEPOINT.length);
+    const savepoint = await job.getJobClient().triggerSavepoint(tmp());
+    open();
+    // the savepoint took id 2 (checkpoints and savepoints count together, as in Flink): the next checkpoint is 3
+    await until("checkpoint 3", () => existsSync(join(chk, "chk-3")));
+    await job.getJobClient().cancel();
+    await job.await().catch(() => { /* cancelled */ });
+
+    expect(readdirSync(savepoint).sort()).toEqual(["_metadata", "s0.kv"]);
+    expect(readFileSync(join(savepoint, "s0.kv"), "utf8").trim().split("\n")).toHaveLength(1003);
+    expect(JSON.stringify(metadata(savepoint).operators)).toContain('"$storeFiles":["s0.kv"]');
+    // chk-3 builds on chk-1's full file; its delta has every key changed since chk-1 (a, b, c before the
+    // savepoint, a, k5, d after it): the savepoint did not start a new delta
+    const files = metadata(join(chk, "chk-3")).sharedFiles!;
+    expect(files).toEqual([expect.stringMatching(/-1-full\.kv$/), expect.stringMatching(/-3-delta\.kv$/)]);
+    expect(readFileSync(files[1]!, "utf8").trim().split("\n").map((l) => l.split("\t")[0]).sort()).toEqual(['"a"', '"b"', '"c"', '"d"', '"k5"']);
+
+    // moved elsewhere, the savepoint restores on either backend and continues as the uninterrupted job
+    const moved = join(tmp(), "moved");
+    renameSync(savepoint, moved);
+    const whole = new CollectionSink();
+    await countJob({}, [...TO_SAVEPOINT, ...AFTER_SAVEPOINT], whole).await();
+    for (const restoreOn of [DISK, {}]) {
+      const again = new CollectionSink();
+      await countJob({ ...restoreOn, "execution.savepoint.path": moved }, AFTER_SAVEPOINT, again).await();
+      expect(again.changelog()).toEqual(whole.changelog().slice(TO_SAVEPOINT.length));
+      expect(again.changelog().slice(0, 3)).toEqual(["+I[a, 2]", "+I[k5, 2]", "+I[d, 1]"]);
+    }
+  });
+});
+
+describe("retention reads the _shared index of each checkpoint", () => {
+  const snapshot = (id: number, sharedFiles: string[]): JobSnapshot => ({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, kind: "checkpoint", checkpointId: id, operators: {}, sources: {}, sharedFiles });
+
+  it("a file goes when no retained checkpoint lists it; a checkpoint's _metadata is not read, an older one without index is", () => {
+    const dir = tmp();
+    const shared = join(dir, "shared");
+    mkdirSync(shared);
+    const [a, b] = [join(shared, "a.kv"), join(shared, "b.kv")];
+    writeFileSync(a, "");
+    writeFileSync(b, "");
+    // chk-1 as written before the index existed: only _metadata lists its files
+    mkdirSync(join(dir, "chk-1"));
+    writeFileSync(join(dir, "chk-1", "_metadata"), JSON.stringify(snapshot(1, [a])));
+    expect(sharedFilesOf(join(dir, "chk-1"))).toEqual([a]);
+    writeCheckpoint(dir, snapshot(2, [b]), 2);
+    expect(JSON.parse(readFileSync(join(dir, "chk-2", "_shared"), "utf8"))).toEqual([b]);
+    expect(readdirSync(shared).sort()).toEqual(["a.kv", "b.kv"]);
+    // retention must not parse chk-2's _metadata (a large one with the hashmap backend's state): break it
+    writeFileSync(join(dir, "chk-2", "_metadata"), "{ not json");
+    writeCheckpoint(dir, snapshot(3, [b]), 2);
+    expect(readdirSync(dir).filter((e) => e.startsWith("chk-")).sort()).toEqual(["chk-2", "chk-3"]);
+    expect(readdirSync(shared)).toEqual(["b.kv"]);
   });
 });

@@ -4,12 +4,14 @@ import type { Output } from "../operator.js";
 import type { JobSnapshot } from "./format.js";
 import { notifyComplete, restoreJob, snapshotJob } from "./job-state.js";
 import { type CheckpointOptions, checkpointOptions } from "./options.js";
-import { readSnapshot, sharedDirOf, writeCheckpoint, writeSavepoint } from "./storage.js";
+import { abortDirectory, beginSavepoint, commitSavepoint, readSnapshot, sharedDirOf, writeCheckpoint } from "./storage.js";
 import { HASHMAP_BACKEND, type StateBackend } from "../state/keyed-store.js";
 
 /** A backend whose stores write files into checkpoints (the disk backend). */
 interface FileCheckpointing {
   beginCheckpoint(sharedDir: string, id: number): void;
+  /** The stores write full files into `dir` (the savepoint's own directory), named relative to it. */
+  beginSavepoint(dir: string, id: number): void;
   endCheckpoint(): string[];
 }
 
@@ -117,8 +119,26 @@ export class CheckpointCoordinator {
   /** Takes a savepoint into a new directory under `dir`; returns its path. */
   savepoint(dir: string): string {
     if (typeof dir !== "string" || dir.length === 0) throw new ExecutionError("triggerSavepoint: a target directory is required");
-    const { snapshot, raw } = snapshotJob(this.graph, "savepoint", ++this.lastId);
-    const path = writeSavepoint(dir, snapshot);
+    const id = ++this.lastId;
+    const pending = beginSavepoint(dir);
+    const files = this.backend as Partial<FileCheckpointing>;
+    let path: string;
+    let raw: ReturnType<typeof snapshotJob>["raw"];
+    try {
+      // a disk backend's stores stream their entries into files of the savepoint (never all in memory)
+      files.beginSavepoint?.(pending.tmp, id);
+      let taken: ReturnType<typeof snapshotJob>;
+      try {
+        taken = snapshotJob(this.graph, "savepoint", id);
+      } finally {
+        files.endCheckpoint?.();
+      }
+      raw = taken.raw;
+      path = commitSavepoint(pending, taken.snapshot);
+    } catch (e) {
+      abortDirectory(pending);
+      throw e;
+    }
     notifyComplete(this.graph, raw);
     return path;
   }

@@ -3,6 +3,7 @@ import { LAYOUT_PREFIX } from "./state-layout.js";
 import type { JobGraph, OwnedOperator } from "../job-graph.js";
 import { type Operator, prepareSnapshot } from "../operator.js";
 import { decodeSnapshot, decodeSnapshotInPlace, encodeSnapshot, encodeSnapshotJson } from "../snapshot-codec.js";
+import { restoringFromDirectory } from "../state/snapshot-store.js";
 import { type JobSnapshot, type OperatorStateEntry, type SourceStateEntry, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./format.js";
 
 /**
@@ -22,6 +23,19 @@ export interface CheckpointListener {
   notifyCheckpointComplete(state: unknown): void;
 }
 
+/**
+ * Operators whose state can be written and read without copies. `snapshotStateInPlace()` is
+ * `snapshotState()` referring to the live state objects rather than to copies of them: the checkpoint
+ * writer encodes it at once, between two records (the job is paused at the barrier), so nothing changes
+ * under it. `restoreStateOwned(state)` is `restoreState` for state the operator may keep as it is (just
+ * decoded from a file, referenced by nobody else). Copies stay the rule for other callers (tests and
+ * harnesses keep a snapshot while the operator runs on).
+ */
+export interface SnapshotsInPlace {
+  snapshotStateInPlace(): unknown;
+  restoreStateOwned(state: unknown): void;
+}
+
 function operatorName(op: Operator): string {
   return (op as object).constructor.name;
 }
@@ -39,9 +53,12 @@ export function snapshotJob(graph: JobGraph, kind: JobSnapshot["kind"], checkpoi
   // what operators hold back (mini-batch bundles) goes out first, so the cut lies between whole records
   prepareSnapshot(graph.operators);
   for (const o of graph.owned) {
-    const state = o.op.snapshotState();
+    const op = o.op as Operator & Partial<SnapshotsInPlace & CheckpointListener>;
+    // a listener is handed its snapshot again on completion: it gets the copying form
+    const inPlace = op.snapshotStateInPlace !== undefined && op.notifyCheckpointComplete === undefined;
+    const state = inPlace ? op.snapshotStateInPlace!() : op.snapshotState();
     if (state === null || state === undefined) continue;
-    raw.set(o.op, state);
+    if (!inPlace) raw.set(o.op, state);
     operators[o.uid] = { operator: operatorName(o.op), schema: stateSchemaOf(o), state: undefined, stateJson: encodeSnapshotJson(state) };
   }
   const sources: Record<string, SourceStateEntry> = {};
@@ -99,8 +116,12 @@ export function restoreJob(graph: JobGraph, snapshot: JobSnapshot, path: string,
       throw new ExecutionError(`the snapshot at ${path} holds state ${dropped.map((f) => `'${f}'`).join(", ")} of uid '${o.uid}' that the job no longer declares; set 'execution.savepoint.ignore-unclaimed-state' = 'true' to drop it`);
     }
     try {
-      // the snapshot was just read from its file and is restored once: decoding may reuse its arrays and objects
-      o.op.restoreState(decodeSnapshotInPlace(entry.state));
+      // the snapshot was just read from its file and is restored once: decoding may reuse its arrays and
+      // objects, and the operator may keep them
+      // (a savepoint names its store files relative to its directory)
+      const op = o.op as Operator & Partial<SnapshotsInPlace>;
+      const state = decodeSnapshotInPlace(entry.state);
+      restoringFromDirectory(path, () => (op.restoreStateOwned !== undefined ? op.restoreStateOwned(state) : op.restoreState(state)));
     } catch (e) {
       throw new ExecutionError(`cannot restore the state of uid '${o.uid}' (${name}) from ${path}: ${(e as Error).message}`, { cause: e });
     }

@@ -7,7 +7,9 @@ import { checkSnapshot, type JobSnapshot } from "./format.js";
 /**
  * Checkpoints and savepoints on disk, laid out as Flink lays them out: a checkpoint directory holds one
  * `chk-<id>` directory per retained checkpoint, a savepoint is a `savepoint-<random>` directory; each
- * holds one file, `_metadata` (JSON of a JobSnapshot).
+ * holds `_metadata` (JSON of a JobSnapshot). A checkpoint also holds `_shared` (the index retention reads);
+ * a savepoint of the disk backend also holds its stores' files (`<store>.kv`, named relative to it, so the
+ * savepoint can be moved), while a checkpoint's store files live in the checkpoint directory's `shared/`.
  *
  * Writing is atomic: the file set is written into a hidden temporary directory next to its final place,
  * flushed to disk, and then renamed into place, so a reader (a restarted job) sees a complete checkpoint or
@@ -15,22 +17,53 @@ import { checkSnapshot, type JobSnapshot } from "./format.js";
  */
 export const METADATA = "_metadata";
 
-function writeAtomically(parent: string, name: string, snapshot: JobSnapshot): string {
+/**
+ * A small file beside `_metadata` in each checkpoint directory: the JSON list of the `shared/` files the
+ * checkpoint refers to (its `sharedFiles`), so retention learns what the retained checkpoints need without
+ * parsing their `_metadata` (with the hashmap backend, all of their state). A checkpoint directory without
+ * it (written before it existed) is read from its `_metadata`.
+ */
+export const SHARED_INDEX = "_shared";
+
+/**
+ * A checkpoint or savepoint directory being written: a hidden temporary directory next to its final place.
+ * Files may go into `tmp` (a disk backend's store files of a savepoint) before `commitDirectory` writes
+ * `_metadata` and renames it into place.
+ */
+export interface PendingDirectory {
+  readonly tmp: string;
+  readonly target: string;
+}
+
+function beginDirectory(parent: string, name: string): PendingDirectory {
   mkdirSync(parent, { recursive: true });
   const tmp = join(parent, `.tmp-${name}-${randomBytes(4).toString("hex")}`);
   mkdirSync(tmp);
-  const file = join(tmp, METADATA);
+  return { tmp, target: join(parent, name) };
+}
+
+function commitDirectory(pending: PendingDirectory, snapshot: JobSnapshot, index: boolean): string {
+  const { tmp, target } = pending;
+  if (index) writeFileSynced(join(tmp, SHARED_INDEX), (fd) => writeAll(fd, JSON.stringify(snapshot.sharedFiles ?? [])));
+  writeFileSynced(join(tmp, METADATA), (fd) => writeSnapshotText(fd, snapshot));
+  if (existsSync(target)) rmSync(target, { recursive: true, force: true });
+  renameSync(tmp, target);
+  return target;
+}
+
+/** Removes a directory whose writing failed. */
+export function abortDirectory(pending: PendingDirectory): void {
+  rmSync(pending.tmp, { recursive: true, force: true });
+}
+
+function writeFileSynced(file: string, write: (fd: number) => void): void {
   const fd = openSync(file, "w");
   try {
-    writeSnapshotText(fd, snapshot);
+    write(fd);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  const target = join(parent, name);
-  if (existsSync(target)) rmSync(target, { recursive: true, force: true });
-  renameSync(tmp, target);
-  return target;
 }
 
 /**
@@ -61,7 +94,7 @@ function writeAll(fd: number, text: string): void {
 
 /** Writes checkpoint `chk-<id>` into `dir` and deletes completed checkpoints beyond the newest `retained`. */
 export function writeCheckpoint(dir: string, snapshot: JobSnapshot, retained: number): string {
-  const path = writeAtomically(dir, `chk-${snapshot.checkpointId}`, snapshot);
+  const path = commitDirectory(beginDirectory(dir, `chk-${snapshot.checkpointId}`), snapshot, true);
   const ids = checkpointIds(dir);
   for (const id of ids.slice(0, Math.max(0, ids.length - retained))) rmSync(join(dir, `chk-${id}`), { recursive: true, force: true });
   for (const e of readdirSync(dir)) if (e.startsWith(".tmp-chk-")) rmSync(join(dir, e), { recursive: true, force: true });
@@ -85,19 +118,31 @@ function deleteUnreferencedShared(dir: string): void {
   const shared = join(dir, SHARED);
   if (!existsSync(shared)) return;
   const needed = new Set<string>();
-  for (const id of checkpointIds(dir)) {
-    const s = JSON.parse(readFileSync(join(dir, `chk-${id}`, METADATA), "utf8")) as Partial<JobSnapshot>;
-    for (const f of s.sharedFiles ?? []) needed.add(f);
-  }
+  for (const id of checkpointIds(dir)) for (const f of sharedFilesOf(join(dir, `chk-${id}`))) needed.add(f);
   for (const e of readdirSync(shared)) {
     const f = join(shared, e);
     if (e.endsWith(".kv") && !needed.has(f)) rmSync(f, { force: true });
   }
 }
 
-/** Writes a savepoint into a new `savepoint-<random>` directory under `dir`; returns its path. */
-export function writeSavepoint(dir: string, snapshot: JobSnapshot): string {
-  return writeAtomically(dir, `savepoint-${randomBytes(6).toString("hex")}`, snapshot);
+/** The shared files checkpoint directory `chk` lists: from its index, else (an older checkpoint) its `_metadata`. */
+export function sharedFilesOf(chk: string): readonly string[] {
+  const index = join(chk, SHARED_INDEX);
+  if (existsSync(index)) return JSON.parse(readFileSync(index, "utf8")) as string[];
+  return (JSON.parse(readFileSync(join(chk, METADATA), "utf8")) as Partial<JobSnapshot>).sharedFiles ?? [];
+}
+
+/**
+ * Starts a savepoint: a new `savepoint-<random>` directory under `dir`, still hidden. A disk backend's stores
+ * write their files into its `tmp` (the savepoint is self-contained); `commitSavepoint` completes it.
+ */
+export function beginSavepoint(dir: string): PendingDirectory {
+  return beginDirectory(dir, `savepoint-${randomBytes(6).toString("hex")}`);
+}
+
+/** Writes the savepoint's `_metadata` and moves it into place; returns its path. */
+export function commitSavepoint(pending: PendingDirectory, snapshot: JobSnapshot): string {
+  return commitDirectory(pending, snapshot, false);
 }
 
 /** The ids of the completed checkpoints in `dir`, ascending. */

@@ -14,12 +14,22 @@ type DatabaseConstructor = new (path: string, options?: BetterSqlite3.Options) =
  * `better-sqlite3` (an optional peer dependency) is loaded when a job asks for the disk backend. Jobs are
  * built synchronously, so it is required, not imported: with the CommonJS build's own `require`, and in the
  * ES module build (which has no `require`, and whose `import.meta` the CommonJS build cannot contain) with one
- * resolving from the working directory, as an application's dependencies do.
+ * resolving from the working directory, as an application's dependencies do. The ES module build does have
+ * a `require` — the bundler's stand-in, which throws "Dynamic require … is not supported" — so a failing
+ * `require` falls through to the working directory's.
  */
+function requireFromApp(name: string): unknown {
+  if (typeof require === "function") {
+    try {
+      return require(name);
+    } catch { /* the ES module build's stand-in, or not found from here: try the application's */ }
+  }
+  return createRequire(join(process.cwd(), "index.js"))(name);
+}
+
 function loadSqlite(): DatabaseConstructor {
   try {
-    const req = typeof require === "function" ? require : createRequire(join(process.cwd(), "index.js"));
-    const m = req("better-sqlite3") as { default?: DatabaseConstructor } | DatabaseConstructor;
+    const m = requireFromApp("better-sqlite3") as { default?: DatabaseConstructor } | DatabaseConstructor;
     return (m as { default?: DatabaseConstructor }).default ?? (m as DatabaseConstructor);
   } catch (e) {
     throw new ExecutionError(`state.backend.type 'disk' needs the package 'better-sqlite3' 12.x (npm install better-sqlite3@12): ${(e as Error).message}`, { cause: e });
@@ -50,7 +60,7 @@ export class DiskStateBackend implements StateBackend, DiskStoreHost {
   readonly db: BetterSqlite3.Database;
   readonly dir: string;
   readonly token = randomBytes(6).toString("hex");
-  checkpoint: { sharedDir: string; id: number; incremental: boolean } | undefined;
+  checkpoint: { sharedDir: string; id: number; incremental: boolean; savepoint: boolean } | undefined;
   private readonly stores: DiskKeyedStore<unknown>[] = [];
   private referenced: string[] = [];
   private disposed = false;
@@ -96,7 +106,17 @@ export class DiskStateBackend implements StateBackend, DiskStoreHost {
   /** Called by the checkpoint coordinator before the operators snapshot: stores write files into `sharedDir`. */
   beginCheckpoint(sharedDir: string, id: number): void {
     mkdirSync(sharedDir, { recursive: true });
-    this.checkpoint = { sharedDir, id, incremental: this.options.incremental };
+    this.checkpoint = { sharedDir, id, incremental: this.options.incremental, savepoint: false };
+    this.referenced = [];
+  }
+
+  /**
+   * Called by the checkpoint coordinator before the operators snapshot for a savepoint: stores write a full
+   * file each into `dir`, the savepoint's own directory (self-contained, as Flink's savepoints are), and the
+   * incremental chain of the checkpoints is left as it is.
+   */
+  beginSavepoint(dir: string, id: number): void {
+    this.checkpoint = { sharedDir: dir, id, incremental: false, savepoint: true };
     this.referenced = [];
   }
 

@@ -8,8 +8,11 @@ import { StoreFileWriter } from "./store-files.js";
 export interface DiskStoreHost {
   readonly db: BetterSqlite3.Database;
   readonly cacheSize: number;
-  /** The checkpoint being taken (set by the checkpoint coordinator around the snapshot), else undefined. */
-  readonly checkpoint: { readonly sharedDir: string; readonly id: number; readonly incremental: boolean } | undefined;
+  /**
+   * The checkpoint being taken (set by the checkpoint coordinator around the snapshot), else undefined. For a
+   * savepoint, `sharedDir` is the savepoint's own directory.
+   */
+  readonly checkpoint: { readonly sharedDir: string; readonly id: number; readonly incremental: boolean; readonly savepoint: boolean } | undefined;
   /** A unique prefix for this backend's checkpoint files. */
   readonly token: string;
   /** Records a file the checkpoint in progress references (retention keeps it while a checkpoint does). */
@@ -146,15 +149,17 @@ export class DiskKeyedStore<V> implements KeyedStore<V> {
   }
 
   /**
-   * This store's part of the checkpoint in progress, or undefined when none is (a savepoint, or a snapshot
-   * taken outside a checkpoint: the caller then inlines the entries, the portable form). With incremental
-   * checkpoints, the keys written or deleted since the previous checkpoint go into a new file that the
-   * previous files precede; otherwise (and for the first checkpoint, and every MAX_CHAIN-th) all keys.
+   * This store's part of the checkpoint or savepoint in progress, or undefined when none is (a snapshot taken
+   * outside one: the caller then inlines the entries). With incremental checkpoints, the keys written or
+   * deleted since the previous checkpoint go into a new file that the previous files precede; otherwise (and
+   * for the first checkpoint, and every MAX_CHAIN-th) all keys. Either way the rows stream from the table
+   * into the file: no list of the entries is built.
    */
   checkpoint(): StoreFiles | undefined {
     const cp = this.host.checkpoint;
     if (cp === undefined) return undefined;
     this.flush(true);
+    if (cp.savepoint) return this.savepoint(cp.sharedDir);
     const incremental = cp.incremental && this.chain.length > 0 && this.chain.length <= MAX_CHAIN;
     const file = join(cp.sharedDir, `${this.host.token}-${this.table}-${cp.id}${incremental ? "-delta" : "-full"}.kv`);
     const w = new StoreFileWriter(file);
@@ -170,6 +175,22 @@ export class DiskKeyedStore<V> implements KeyedStore<V> {
     this.chain = incremental ? [...this.chain, file] : [file];
     for (const f of this.chain) this.host.reference(f);
     return { $storeFiles: this.chain };
+  }
+
+  /**
+   * A full file of all keys in the savepoint's directory `dir`, named relative to it (`<table>.kv`). The
+   * checkpoints' incremental state (epoch, deletions, chain) is untouched: the next checkpoint builds on the
+   * previous checkpoint as if no savepoint had been taken, as in Flink.
+   */
+  private savepoint(dir: string): StoreFiles {
+    const name = `${this.table}.kv`;
+    const w = new StoreFileWriter(join(dir, name));
+    try {
+      for (const [k, v] of this.changed.iterate(0) as IterableIterator<[string, string]>) w.put(k, v);
+    } finally {
+      w.close();
+    }
+    return { $storeFiles: [name] };
   }
 
   /** Writes the cache back; `keep`: the cache keeps its (now clean) values, else it is emptied. */

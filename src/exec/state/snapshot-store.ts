@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from "node:path";
 import { ExecutionError } from "../../types/errors.js";
 import { isStoreFiles, type KeyedStore, type StoreFiles } from "./keyed-store.js";
 import { readStoreFiles } from "./store-files.js";
@@ -16,16 +17,39 @@ function filesOf(store: KeyedStore<unknown>): StoreFiles | undefined {
 }
 
 /**
- * A state entry's part of a checkpoint when its stores are on disk and a checkpoint is being taken: the
- * files the stores wrote (and the earlier ones an incremental file builds on). Undefined otherwise — the
- * entries are then inlined, as with the hashmap backend (savepoints always inline: a portable, self-contained
- * form, as Flink's canonical savepoints are).
+ * A state entry's part of a checkpoint or savepoint when its stores are on disk and one is being taken: the
+ * files the stores wrote (and, for an incremental checkpoint, the earlier ones it builds on). Undefined
+ * otherwise — the entries are then inlined, as with the hashmap backend. A savepoint's files are in its own
+ * directory, so it stays self-contained and portable (either backend restores it).
  */
 export function storeSnapshot(map: KeyedStore<unknown>, times?: KeyedStore<number>): ValueStateFiles | undefined {
   const values = filesOf(map);
   if (values === undefined) return undefined;
   if (times === undefined) return values;
   return { $storeFiles: values.$storeFiles, times: filesOf(times)!.$storeFiles };
+}
+
+/** The directory of the snapshot being restored: a savepoint names its store files relative to it. */
+let restoringFrom: string | undefined;
+
+/**
+ * Runs `restore` (the operators' restoreState calls) with store file names relative to `dir`, the
+ * directory of the savepoint or checkpoint being restored (checkpoints name their shared files absolutely).
+ */
+export function restoringFromDirectory<T>(dir: string, restore: () => T): T {
+  const outer = restoringFrom;
+  restoringFrom = dir;
+  try {
+    return restore();
+  } finally {
+    restoringFrom = outer;
+  }
+}
+
+function located(files: readonly string[]): readonly string[] {
+  const dir = restoringFrom;
+  if (dir === undefined || files.every(isAbsolute)) return files;
+  return files.map((f) => resolve(dir, f));
 }
 
 /**
@@ -37,14 +61,14 @@ export function restoreStore(
   files: unknown, map: KeyedStore<unknown>, times: KeyedStore<number> | undefined, revive: (v: unknown) => unknown, now: number,
 ): void {
   if (!isStoreFiles(files)) throw new ExecutionError("the state entry in the checkpoint is neither a list of entries nor a list of state files (a damaged checkpoint)");
-  readStoreFiles(files.$storeFiles, (k, v) => {
+  readStoreFiles(located(files.$storeFiles), (k, v) => {
     if (v === undefined) map.delete(k);
     else map.set(k, revive(v));
   });
   if (times === undefined) return;
   const t = (files as ValueStateFiles).times;
   if (t !== undefined) {
-    readStoreFiles(t, (k, v) => {
+    readStoreFiles(located(t), (k, v) => {
       if (v === undefined) times.delete(k);
       else times.set(k, v as number);
     });

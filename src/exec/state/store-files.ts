@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { ExecutionError } from "../../types/errors.js";
 import { decodeKey, decodeValue } from "./store-codec.js";
@@ -30,9 +30,14 @@ export class StoreFileWriter {
     if (this.buf.length >= CHUNK) this.drain();
   }
 
+  /** Writes the rest and flushes the file to disk (the checkpoint or savepoint listing it is renamed into place after). */
   close(): void {
-    this.drain();
-    closeSync(this.fd);
+    try {
+      this.drain();
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+    }
   }
 
   private drain(): void {

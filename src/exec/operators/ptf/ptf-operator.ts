@@ -512,20 +512,39 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     return new ExecutionError(`Process table function '${this.call.functionName}' failed in eval() for row ${String(this.input())}: ${describeThrown(e)}`, { cause: e });
   }
 
-  /**
-   * The state of all virtual processors, by state entry name (checkpoints find it again by the call's
-   * uid). Values are copies: later calls do not change a snapshot.
-   */
   /** The declared state entries, checked against a checkpoint's when it is restored (state-schema.ts). */
   stateSchema(): Readonly<Record<string, string>> {
     return Object.fromEntries(this.call.fn.states.map((s) => [s.name, describeStateDecl(s.decl)]));
   }
 
+  /**
+   * The state of all virtual processors, by state entry name (checkpoints find it again by the call's
+   * uid). Values are copies: later calls do not change a snapshot.
+   */
   override snapshotState(): PtfSnapshot {
+    return this.snapshotOf(true);
+  }
+
+  /** The snapshot referring to the live state objects, for the checkpoint writer (checkpoint/job-state.ts). */
+  snapshotStateInPlace(): PtfSnapshot {
+    return this.snapshotOf(false);
+  }
+
+  override restoreState(state: unknown): void {
+    this.restoreFrom(state as PtfSnapshot, false);
+  }
+
+  /** Restores state decoded from a checkpoint file, keeping its objects as the state (no copies). */
+  restoreStateOwned(state: unknown): void {
+    this.restoreFrom(state as PtfSnapshot, true);
+  }
+
+  /** `copy`: values are copies (later calls do not change the snapshot), else the live objects. */
+  private snapshotOf(copy: boolean): PtfSnapshot {
     return {
       uid: this.call.uid,
-      values: Object.fromEntries([...this.slots, ...this.bSlots].map((s) => [s.name, s.snapshot()])),
-      views: Object.fromEntries([...this.views, ...this.bViews].map((v) => [v.name, v.snapshot()])),
+      values: Object.fromEntries([...this.slots, ...this.bSlots].map((s) => [s.name, s.snapshot(copy)])),
+      views: Object.fromEntries([...this.views, ...this.bViews].map((v) => [v.name, v.snapshot(copy)])),
       timers: this.timers?.snapshot() ?? [],
       ...(this.sorted ? {
         sortBuffers: Object.fromEntries(this.sides.filter((x) => x.sort).map((x) => [x.name, x.sort!.snapshot()])),
@@ -536,11 +555,11 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     };
   }
 
-  override restoreState(state: unknown): void {
-    const s = state as PtfSnapshot;
+  /** `owned`: the snapshot's values may become the state as they are (else they are copied). */
+  private restoreFrom(s: PtfSnapshot, owned: boolean): void {
     const now = this.clock();
-    for (const slot of [...this.slots, ...this.bSlots]) slot.restore(s.values[slot.name] ?? [], now);
-    for (const v of [...this.views, ...this.bViews]) (v.restore as (e: readonly (readonly [unknown, unknown])[] | StoreFiles) => void)(s.views[v.name] ?? []);
+    for (const slot of [...this.slots, ...this.bSlots]) slot.restore(s.values[slot.name] ?? [], now, owned);
+    for (const v of [...this.views, ...this.bViews]) (v.restore as (e: readonly (readonly [unknown, unknown])[] | StoreFiles, owned: boolean) => void)(s.views[v.name] ?? [], owned);
     if (this.keyRecords !== undefined) for (const [k, input, record] of s.notifyKeys ?? []) this.keyRecords.set(k, { input, record: [...record] });
     // timers are state (restored); watermarks are not (PTF rule 19)
     this.timers?.restore(s.timers ?? []);

@@ -104,22 +104,30 @@ export class ValueStateSlot {
   }
 
   /**
-   * Plain-data copy of all entries for a checkpoint: [key, state, lastWrite][]; with a disk backend during
-   * a checkpoint, the files its stores wrote instead (state/snapshot-store.ts).
+   * All entries for a checkpoint: [key, state, lastWrite][], the states copied (`copy`) or the live objects
+   * (for a writer that encodes them before the next record); with a disk backend during a checkpoint or
+   * savepoint, the files its stores wrote instead (state/snapshot-store.ts).
    */
-  snapshot(): ValueStateEntry[] | ValueStateFiles {
+  snapshot(copy = true): ValueStateEntry[] | ValueStateFiles {
     const files = storeSnapshot(this.map, this.times);
     if (files !== undefined) return files;
     // one loop, no intermediate arrays; without TTL an entry is [key, state] (a missing write time reads
     // as undefined, so checkpoints that wrote it as a third element restore the same)
     const out: ValueStateEntry[] = [];
     const times = this.times;
-    if (times === undefined) for (const [k, v] of this.map) out.push([k, copyValue(v)]);
-    else for (const [k, v] of this.map) out.push([k, copyValue(v), times.get(k)]);
+    if (!copy) {
+      if (times === undefined) for (const [k, v] of this.map) out.push([k, v]);
+      else for (const [k, v] of this.map) out.push([k, v, times.get(k)]);
+    } else if (times === undefined) {
+      for (const [k, v] of this.map) out.push([k, copyValue(v)]);
+    } else {
+      for (const [k, v] of this.map) out.push([k, copyValue(v), times.get(k)]);
+    }
     return out;
   }
 
-  restore(entries: readonly ValueStateEntry[] | ValueStateFiles, now: number): void {
+  /** `owned`: the entries' states may become the state as they are (just decoded from a file), else copied. */
+  restore(entries: readonly ValueStateEntry[] | ValueStateFiles, now: number, owned = false): void {
     if (!Array.isArray(entries)) {
       restoreStore(entries as ValueStateFiles, this.map, this.times, (v) => this.revive(v as object), now);
       return;
@@ -128,7 +136,7 @@ export class ValueStateSlot {
     const times = this.times;
     for (let i = 0; i < list.length; i++) {
       const e = list[i]!;
-      this.map.set(e[0], this.revive(copyValue(e[1])));
+      this.map.set(e[0], this.revive(owned ? e[1] : copyValue(e[1])));
       // an entry from a checkpoint without TTL starts its TTL at the restore
       if (times !== undefined) times.set(e[0], e[2] ?? now);
     }

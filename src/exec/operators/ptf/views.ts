@@ -67,18 +67,24 @@ abstract class KeyedView<S> {
     );
   }
 
-  /** Copies of all keys' storage for a checkpoint (with a disk backend during a checkpoint: its files). */
-  snapshot(): [unknown, S][] | StoreFiles {
-    return storeSnapshot(this.map) ?? [...this.map].map(([k, s]) => [k, copyValue(s)]);
+  /**
+   * All keys' storage for a checkpoint: copies (`copy`), or the live storage for a writer that encodes it
+   * before the next record; with a disk backend during a checkpoint or savepoint, its files.
+   */
+  snapshot(copy = true): [unknown, S][] | StoreFiles {
+    return storeSnapshot(this.map) ?? [...this.map].map(([k, s]) => [k, copy ? copyValue(s) : s]);
   }
 
-  /** Restores storage taken by snapshot() of a view with the same TTL setting. */
-  restore(entries: readonly (readonly [unknown, S])[] | StoreFiles): void {
+  /**
+   * Restores storage taken by snapshot() of a view with the same TTL setting; `owned`: the entries may
+   * become the storage as they are (just decoded from a file), else they are copied.
+   */
+  restore(entries: readonly (readonly [unknown, S])[] | StoreFiles, owned = false): void {
     if (!Array.isArray(entries)) {
       restoreStore(entries, this.map as KeyedStore<unknown>, undefined, (v) => v, 0);
       return;
     }
-    for (const [k, s] of entries as readonly (readonly [unknown, S])[]) this.map.set(k, copyValue(s));
+    for (const [k, s] of entries as readonly (readonly [unknown, S])[]) this.map.set(k, owned ? s : copyValue(s));
   }
 
   /** Number of keys holding entries (benchmarks, tests). */

@@ -1,8 +1,9 @@
-// A W5-like job over many distinct keys on the disk backend, run in a child process with a small heap by
-// many-keys.test.ts and by bench/scripts/many-keys.ts: a datagen sequence 0 … 2N-1, keyed by `id mod N`, through
-// a PTF counting rows per key in value state, so every key is seen twice (state for N keys at the end).
-// Prints `<rows> <checksum>`: the count of output rows and the sum of key × count over them.
-// Run as `node --max-old-space-size=512 --import tsx many-keys-child.ts <N> <backend> [local dir]`.
+// 10M keys of PTF value state in a 512 MB heap (`npm run bench:state-10m`, docs/benchmarks.md): a W5-like
+// job over many distinct keys — a datagen sequence 0 … 2N-1, keyed by `id mod N`, through a PTF counting
+// rows per key in value state, so every key is seen twice (state for N keys at the end).
+// Prints `<rows> <checksum>` (and its CPU time and maximum RSS on stderr): the count of output rows and the sum of key × count over them (exact:
+// 3 × (0 + … + N-1)). test/state/bigger-than-heap.test.ts proves the same at 1M keys in a 64 MB heap.
+// Run as `node --max-old-space-size=512 --import tsx bench/scripts/state-10m.ts <N> <backend> [local dir]`.
 import {
   $, ArgumentTrait, DataTypes, EnvironmentSettings, ProcessTableFunction, Schema, TableDescriptor, TableEnvironment, tableArg, valueState,
 } from "../../src/index.js";
@@ -37,3 +38,5 @@ for await (const batch of env.fromCall(Count, keyed.partitionBy($("k")).asArgume
   }
 }
 process.stdout.write(`${rows} ${checksum}\n`);
+const use = process.resourceUsage();
+process.stderr.write(`user ${(use.userCPUTime / 1e6).toFixed(0)} s, system ${(use.systemCPUTime / 1e6).toFixed(0)} s, max RSS ${(use.maxRSS / 1024).toFixed(0)} MB\n`);
