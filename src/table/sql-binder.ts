@@ -15,7 +15,7 @@ import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "./insert.js";
-import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
+import type { CallArg, CreateTableStatement, InsertStatement, StaticPartitionValue, CreateViewStatement, FromItem, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
 import { didYouMean } from "../sql/closest-name.js";
 import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
 import { planSemiJoin } from "../plan/semi-join-builder.js";
@@ -958,7 +958,7 @@ export class Binder {
 
   /** `INSERT INTO sink <query>`: Table.executeInsert(sink), so the sink rules and the result are the Table API's. */
   insert(s: InsertStatement): InsertTableResult {
-    if (s.overwrite) return this.env.startInsert(this.sinkOf(s));
+    if (s.overwrite || s.partition !== undefined) return this.env.startInsert(this.sinkOf(s));
     const t = this.insertQuery(s);
     return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
   }
@@ -966,7 +966,8 @@ export class Binder {
   /** The Sink node of an INSERT (a statement set collects these; EXPLAIN prints them), with Table.insertInto's checks. */
   sinkOf(s: InsertStatement): SinkNode {
     const t = this.insertQuery(s);
-    const sink = this.at(s.pos, () => this.env.planInsert((t as unknown as { node: PlanNode }).node, s.table));
+    const planned = this.at(s.pos, () => this.env.planInsert((t as unknown as { node: PlanNode }).node, s.table));
+    const sink = s.partition === undefined ? planned : withStaticPartition(planned, s.partition);
     if (!s.overwrite) return sink;
     // Flink: INSERT OVERWRITE runs in batch mode, into a sink that implements SupportsOverwrite
     if (!this.env.isBatch()) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE is supported in batch mode only (Flink: Streaming mode not support overwrite.)`);
@@ -1202,4 +1203,15 @@ function suffixed(names: readonly string[], takenNames: readonly string[]): stri
     taken.add(name);
     return name;
   });
+}
+
+/** The sink of `INSERT ... PARTITION (k = 'v')`: it receives the static values as text (Flink's SupportsPartitioning.applyStaticPartition). */
+function withStaticPartition(sink: SinkNode, partition: readonly StaticPartitionValue[]): SinkNode {
+  const spec: Record<string, string> = {};
+  for (const p of partition) {
+    const v = p.value;
+    spec[p.name] = v.kind === "Literal" && v.value !== null ? String(v.value) : "";
+  }
+  const { kind: _kind, id: _id, ...fields } = sink;
+  return sinkNode({ ...fields, staticPartition: spec });
 }

@@ -1,6 +1,6 @@
 import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filter.js";
 import { getOwn } from "../../types/own.js";
-import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
+import { createReadStream, existsSync, type ReadStream, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
@@ -14,6 +14,7 @@ import { CsvParser } from "./csv-parser.js";
 import { parseJsonLine } from "./json-exact.js";
 import type { CsvFormat, FileFormat } from "./format.js";
 import { describeThrown } from "../../types/describe-thrown.js";
+import { defaultPartitionName, discoverPartitions, parsePartitionValue, partitionPath } from "./partitions.js";
 
 /** Records read ahead of the job, per source; the file stream pauses beyond this. */
 const READ_AHEAD = 8192;
@@ -98,6 +99,40 @@ export function listFiles(path: string, table: string, connector = "filesystem")
 }
 
 /**
+ * The files a scan reads and, for a `PARTITIONED BY` table, where the partition values go: the partitions are
+ * discovered below the path (or were pruned by the planner, `pushdown.partitions`), their files listed in order,
+ * and each file's partition values typed from the schema (partitions.ts).
+ */
+interface FileLayout {
+  readonly files: string[];
+  /** Positions in the row of the files' columns. */
+  readonly slots: readonly number[];
+  /** Positions in the row of the partition keys, and each file's values of them. */
+  readonly keyIndex: readonly number[];
+  readonly values: readonly (readonly unknown[])[];
+}
+
+function fileLayout(table: ConnectorTable, pushdown: ScanPushdown | undefined): FileLayout {
+  const path = table.options.get("path")!;
+  const keys = table.partitionKeys ?? [];
+  const physical = table.physical;
+  if (keys.length === 0) return { files: listFiles(path, table.tableName), slots: physical.columns.map((_c, i) => i), keyIndex: [], values: [] };
+  const keyIndex = keys.map((k) => physical.indexOf(k));
+  const defaultName = defaultPartitionName(table);
+  const partitions = pushdown?.partitions !== undefined
+    ? pushdown.partitions.map((spec) => ({ dir: join(path, partitionPath(keys, keys.map((k) => spec[k]!))), spec }))
+    : discoverPartitions(path, keys);
+  const files: string[] = [];
+  const values: unknown[][] = [];
+  for (const p of partitions) {
+    if (!existsSync(p.dir)) continue;
+    const typed = keys.map((k, i) => parsePartitionValue(table.tableName, k, physical.columns[keyIndex[i]!]!.type, p.spec[k]!, defaultName));
+    for (const f of listFiles(p.dir, table.tableName)) { files.push(f); values.push(typed); }
+  }
+  return { files, slots: physical.columns.map((_c, i) => i).filter((i) => !keyIndex.includes(i)), keyIndex, values };
+}
+
+/**
  * Reads the files of a filesystem table, one after the other, as CSV or JSON Lines, checked against the
  * table's physical columns. A pump reads ahead asynchronously (streams, nothing loaded whole); `poll`
  * converts and emits synchronously and returns a Promise only when the pump has nothing ready.
@@ -138,13 +173,22 @@ export class FileSourceReader implements SourceReader {
   private readonly names: readonly string[];
 
   private readonly filter: ((row: readonly unknown[]) => boolean) | undefined;
+  /** Where each file column goes in the row, the row's width, and the partition values of the current file. */
+  private readonly slots: readonly number[];
+  private readonly width: number;
+  private readonly partitions: FileLayout;
+  private partitionValues: readonly unknown[] = [];
   private readonly projection: readonly number[] | undefined;
 
   constructor(private readonly table: ConnectorTable, private readonly format: FileFormat, pushdown?: ScanPushdown) {
-    const path = table.options.get("path")!;
-    this.files = listFiles(path, table.tableName);
-    this.types = table.physical.types;
-    this.names = table.physical.names;
+    const layout = fileLayout(table, pushdown);
+    this.files = layout.files;
+    this.partitions = layout;
+    this.slots = layout.slots;
+    this.width = table.physical.size;
+    // the files hold the columns that are not partition keys (all of them for an unpartitioned table)
+    this.types = layout.slots.map((i) => table.physical.columns[i]!.type);
+    this.names = layout.slots.map((i) => table.physical.names[i]!);
     const filters = pushdown?.filters ?? [];
     this.filter = filters.length === 0 ? undefined : pushedFilterPredicate(filters, (c) => table.physical.indexOf(c));
     this.projection = pushdown?.projection;
@@ -218,7 +262,8 @@ export class FileSourceReader implements SourceReader {
       return this.malformed(`${named ? this.where(item.line, item.column) : `${this.where(item.line)}${item.column !== undefined ? `, column ${item.column}` : ""}`}: ${item.message}`);
     }
     const types = this.types;
-    const row = new Array<unknown>(types.length);
+    const slots = this.slots;
+    const row = new Array<unknown>(this.width);
     let i = 0;
     try {
       if (Array.isArray(item.fields)) {
@@ -229,8 +274,9 @@ export class FileSourceReader implements SourceReader {
         const f = this.format as CsvFormat;
         for (; i < types.length; i++) {
           const s = fields[i]!;
-          row[i] = s === null ? null : decodeText(types[i]!, s, f);
-          if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          const v = s === null ? null : decodeText(types[i]!, s, f);
+          if (v === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          row[slots[i]!] = v;
         }
       } else {
         const obj = item.fields as Record<string, unknown>;
@@ -238,8 +284,9 @@ export class FileSourceReader implements SourceReader {
         for (; i < types.length; i++) {
           const v = getOwn(obj, this.names[i]!);
           if (v === undefined && failOnMissing) throw new FieldError("the field is missing (json.fail-on-missing-field)");
-          row[i] = decodeJson(types[i]!, v === undefined ? null : v, failOnMissing);
-          if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          const value = decodeJson(types[i]!, v === undefined ? null : v, failOnMissing);
+          if (value === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          row[slots[i]!] = value;
         }
       }
     } catch (e) {
@@ -248,6 +295,8 @@ export class FileSourceReader implements SourceReader {
       const exact = item.text === undefined || Array.isArray(item.fields) ? undefined : this.exactError(item.text, i);
       return this.malformed(`${this.where(item.line, i + 1)}: ${(exact ?? e).message}`);
     }
+    const keys = this.partitions.keyIndex;
+    for (let k = 0; k < keys.length; k++) row[keys[k]!] = this.partitionValues[k];
     return row;
   }
 
@@ -275,6 +324,7 @@ export class FileSourceReader implements SourceReader {
   /** Starts the pump of file `i`. */
   private startFile(i: number): void {
     this.file = this.files[i]!;
+    if (this.partitions.keyIndex.length > 0) this.partitionValues = this.partitions.values[i]!;
     if (this.metadataKeys.length > 0) this.fileMetadata = fileMetadata(this.file, this.metadataKeys);
     this.fileRead = false;
     const r = this.resume;
