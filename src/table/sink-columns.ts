@@ -38,10 +38,9 @@ export function sinkColumns(name: string, resolved: ResolvedTableSchema, writabl
       throw new ValidationError(`Invalid data type for metadata column '${m.name}' of table '${table}'. The column cannot be declared as '${m.type}' because the type must be castable to metadata type '${type}'.`);
     }
   }
-  const all = resolved.schema.columns;
-  const persistedNames = all.filter((c) => resolved.physical.has(c.name) || persistedMeta.some((m) => m.name === c.name)).map((c) => c.name);
-  const column = (n: string) => (resolved.physical.has(n) ? resolved.physical.column(n) : { name: n, type: all.find((c) => c.name === n)!.type });
-  const persisted = new ResolvedSchema(persistedNames.map(column));
+  const persisted = persistedColumns(resolved);
+  const persistedNames = persisted.names;
+  const column = (n: string) => persisted.column(n);
   const writtenNames = [...resolved.physical.names, ...persistedMeta.map((m) => m.name)];
   const written = new ResolvedSchema(writtenNames.map(column));
   const reorder = writtenNames.map((n) => persistedNames.indexOf(n));
@@ -49,4 +48,13 @@ export function sinkColumns(name: string, resolved: ResolvedTableSchema, writabl
     persisted, written, metadata: persistedMeta.map((m) => ({ name: m.name, key: m.key })),
     ...(reorder.some((p, i) => p !== i) ? { reorder } : {}),
   };
+}
+
+/** The columns an INSERT fills, in declared order: the physical ones and the non-VIRTUAL metadata ones. */
+export function persistedColumns(resolved: ResolvedTableSchema): ResolvedSchema {
+  const meta = (resolved.metadata ?? []).filter((m) => !m.virtual);
+  if (meta.length === 0) return resolved.physical;
+  const all = resolved.schema.columns;
+  return new ResolvedSchema(all.filter((c) => resolved.physical.has(c.name) || meta.some((m) => m.name === c.name))
+    .map((c) => (resolved.physical.has(c.name) ? resolved.physical.column(c.name) : { name: c.name, type: c.type })));
 }

@@ -37,6 +37,7 @@ import { SubqueryRewriter } from "./sql-subqueries.js";
 import { bindLookupJoin } from "./sql-lookup-join.js";
 import { bindMatchRecognize } from "./sql-match-recognize.js";
 import { insertProjection } from "./sql-insert-columns.js";
+import { persistedColumns } from "./sink-columns.js";
 import { resolveSchema } from "./schema-resolve.js";
 
 type AnyTable = Table<object>;
@@ -984,7 +985,7 @@ export class Binder {
     this.checkSinkName(s);
     const registered = this.env.tables.get(s.table);
     if ((s.columns === undefined && s.partition === undefined) || registered === undefined) return t;
-    const sink = this.at(s.pos, () => resolveSchema(registered.descriptor.schemaSpec!, this.env.planContext()).physical);
+    const sink = this.at(s.pos, () => persistedColumns(resolveSchema(registered.descriptor.schemaSpec!, this.env.planContext())));
     const targets = { columns: s.columns, partition: s.partition, partitionKeys: registered.descriptor.partitionKeys, tableName: s.table };
     const exprs = insertProjection(targets, sink, t.getResolvedSchema(), s.pos, (pos, m) => this.fail(pos, m));
     return this.at(s.pos, () => untyped(t).select(...exprs.map((e) => new Expression(e))));
