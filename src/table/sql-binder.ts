@@ -8,7 +8,6 @@ import { Row } from "../types/row.js";
 import { Schema } from "./schema.js";
 import type { Table } from "./table.js";
 import { TableDescriptor } from "./table-descriptor.js";
-import { connectorByName } from "../connectors/built-in.js";
 import { type PlanNode, type SinkNode, sinkNode } from "../plan/nodes.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { DataType } from "../types/data-type.js";
@@ -972,7 +971,7 @@ export class Binder {
     if (!s.overwrite) return sink;
     // Flink: INSERT OVERWRITE runs in batch mode, into a sink that implements SupportsOverwrite
     if (!this.env.isBatch()) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE is supported in batch mode only (Flink: Streaming mode not support overwrite.)`);
-    if (!connectorByName(sink.connector).supportsOverwrite) {
+    if (!this.env.tables.connector(sink.connector).supportsOverwrite) {
       throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE requires that the underlying DynamicTableSink of table 'default_catalog.default_database.${s.table}' implements the SupportsOverwrite interface.`);
     }
     const { kind: _kind, id: _id, ...fields } = sink;

@@ -27,6 +27,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
     canWrite: def.sink !== undefined,
     supportsPartitioning: def.sink?.partitioning === true,
     supportsBucketing: def.sink?.bucketing === true,
+    supportsOverwrite: def.sink?.overwrite === true,
     validate(table, role) {
       const ctx = context(table, role);
       def.validate?.(ctx, role);
@@ -72,7 +73,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
     createWriter: (table) => {
       const declared = def.sink?.metadata ?? {};
       return createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table), {
-        staticPartition: Object.freeze({ ...(table.staticPartition ?? {}) }),
+        staticPartition: Object.freeze({ ...(table.staticPartition ?? {}) }), overwrite: table.overwrite === true,
         metadata: (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! })),
         ...(table.distribution !== undefined ? { distribution: table.distribution } : {}),
       });

@@ -224,6 +224,8 @@ export interface SinkContext<O extends OptionDecls = OptionDecls> extends TableC
    * `name` is the key): every row carries their values after those of `columns`, in this order. Empty without any.
    */
   readonly metadata: readonly ConnectorColumn[];
+  /** `INSERT OVERWRITE` (with `SinkDefinition.overwrite`): the job's rows replace the table's contents. */
+  readonly overwrite: boolean;
 }
 
 /** A table's bucketing (Flink's TableDistribution): `DISTRIBUTED BY HASH(k) INTO 4 BUCKETS`, `DISTRIBUTED INTO 3 BUCKETS`. */
@@ -246,6 +248,12 @@ export interface SinkDefinition<O extends OptionDecls = OptionDecls> {
   readonly partitioning?: boolean;
   /** Whether the sink writes `DISTRIBUTED BY` tables (Flink's SupportsBucketing); the writer gets `distribution`. */
   readonly bucketing?: boolean;
+  /**
+   * Whether `INSERT OVERWRITE` (batch mode) may write the table (Flink's SupportsOverwrite); without it the statement
+   * is Flink's error. The writer is told by `SinkContext.overwrite` and replaces the table's contents when the job
+   * finishes (`close` after the last commit); a failed job (`abort`) must leave them as they were.
+   */
+  readonly overwrite?: boolean;
   /**
    * The metadata the sink can write per row (Flink's SupportsWritingMetadata): key to type. A table's
    * `col TYPE METADATA [FROM 'key']` column (not VIRTUAL) is then filled by INSERT and handed to the writer

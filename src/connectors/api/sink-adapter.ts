@@ -302,7 +302,7 @@ export class ApiSinkWriter implements InternalWriter {
 }
 
 /** What a writer is told about the table's layout and the INSERT: static partition, bucketing, written metadata. */
-export type SinkLayout = Pick<SinkContext, "staticPartition" | "distribution" | "metadata">;
+export type SinkLayout = Pick<SinkContext, "staticPartition" | "distribution" | "metadata" | "overwrite">;
 
 export function createApiWriter(def: ConnectorDefinition, table: TableContext, changelog: SinkChangelog, layout: SinkLayout): InternalWriter {
   return new ApiSinkWriter(def, table, changelog, layout);

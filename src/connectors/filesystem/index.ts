@@ -81,8 +81,6 @@ export const filesystemConnector: Connector = {
       const keys = table.partitionKeys ?? [];
       return keys.length === 0 ? new FileSinkWriter(table, fileFormat(table)) : new PartitionedFileSinkWriter(table, fileFormat(table), keys);
     }
-    // the parquet sink adds a part file; replacing the directory's files is the text formats' only
-    if (table.overwrite) throw new ValidationError(`filesystem table '${table.tableName}': INSERT OVERWRITE is not supported with format 'parquet'`);
     return parquet.createWriter!(pq, settings);
   },
 };
