@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment, ValidationError, type PositionalRow } from "../../src/index.js";
 import { escapePathName, unescapePathName } from "../../src/connectors/filesystem/partitions.js";
@@ -182,5 +183,13 @@ describe("filesystem PARTITIONED BY", () => {
     await env.executeSql(`INSERT INTO t VALUES (1, CAST(NULL AS STRING))`).await();
     expect(tree(dir)).toEqual({ "p=none/part": ["1"] });
     expect(await rows(env, "SELECT * FROM t")).toEqual([`+I[1,null]`]);
+  });
+
+  it("property: escaping is reversible and leaves no path separator, '=' or ':' in a directory name", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (v) => {
+      const e = escapePathName(v);
+      expect(unescapePathName(e)).toBe(v);
+      expect(/[/=:\\]/.test(e)).toBe(false);
+    }), { numRuns: 200 });
   });
 });
