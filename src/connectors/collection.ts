@@ -1,7 +1,9 @@
 import type { SinkWriter } from "../exec/source.js";
 import { ValidationError } from "../types/errors.js";
 import { checkOptionKeys, type ConnectorTable, type SinkChangelog } from "./connector-spec.js";
-import type { ResolvedSchema } from "../types/resolved-schema.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
+import type { DataType } from "../types/data-type.js";
+import { parseDataType } from "../types/parse-type.js";
 import type { Connector } from "./connector.js";
 import type { ConnectorAttachment } from "../plan/nodes.js";
 
@@ -29,6 +31,31 @@ export interface CollectionStore extends ConnectorAttachment {
   truncate(size: number): void;
 }
 
+/** `'writable-metadata' = 'c:STRING, d:INT'`: key to type. */
+function writableMetadata(table: ConnectorTable): ReadonlyMap<string, DataType> {
+  const text = table.options.get("writable-metadata");
+  const out = new Map<string, DataType>();
+  if (text === undefined || text.trim() === "") return out;
+  for (const part of text.split(",")) {
+    const at = part.indexOf(":");
+    const key = part.slice(0, at).trim();
+    if (at <= 0 || key === "") throw new ValidationError(`option 'writable-metadata' of table '${table.tableName}' must be 'key:TYPE[, key:TYPE ...]', got '${text}'`);
+    try {
+      out.set(key, parseDataType(part.slice(at + 1).trim()));
+    } catch (e) {
+      throw new ValidationError(`option 'writable-metadata' of table '${table.tableName}': ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
+function withMetadata(table: ConnectorTable): ResolvedSchema {
+  const keys = table.metadataKeys ?? [];
+  if (keys.length === 0) return table.physical;
+  const types = writableMetadata(table);
+  return new ResolvedSchema([...table.physical.columns, ...keys.map((k) => ({ name: k, type: types.get(k)! }))]);
+}
+
 const isStore = (x: ConnectorAttachment | undefined): x is CollectionStore => x?.attachmentOf === "collection";
 
 export const collectionConnector: Connector = {
@@ -39,7 +66,8 @@ export const collectionConnector: Connector = {
   supportsBucketing: true,
   supportsPartitioning: true,
   validate(table) {
-    checkOptionKeys(table, ["sink.changelog-mode", "sink.supports-delete-by-key"]);
+    checkOptionKeys(table, ["sink.changelog-mode", "sink.supports-delete-by-key", "writable-metadata"]);
+    writableMetadata(table);
     const byKey = table.options.get("sink.supports-delete-by-key");
     if (byKey !== undefined && byKey !== "true" && byKey !== "false") {
       throw new ValidationError(`option 'sink.supports-delete-by-key' of table '${table.tableName}' must be 'true' or 'false', got '${byKey}'`);
@@ -50,6 +78,8 @@ export const collectionConnector: Connector = {
     }
   },
   sinkChangelog: changelogOf,
+  // Flink's values test sink: 'writable-metadata' = 'k1:TYPE,k2:TYPE' lists the metadata it stores after the row
+  writableMetadata,
   createWriter(table): SinkWriter {
     const sink = table.attachment;
     if (!isStore(sink)) throw new ValidationError(`table '${table.tableName}': not attached to a CollectionSink`);
@@ -57,7 +87,8 @@ export const collectionConnector: Connector = {
     // exactly once across restores: a checkpoint records how many records the sink held; a job restored
     // from it cuts the sink back to that many, so the records it writes again are not duplicated
     return {
-      open() { sink.bind(table.physical, table.primaryKey); },
+      // written metadata is kept as columns after the physical ones, named by their keys
+      open() { sink.bind(withMetadata(table), table.primaryKey); },
       write(kind, row) { sink.add(kind, row); count++; },
       close() {},
       written: () => count,

@@ -1,5 +1,5 @@
 import { ValidationError } from "../types/errors.js";
-import type { ConnectorAttachment } from "../plan/nodes.js";
+import type { ConnectorAttachment, SinkDistribution } from "../plan/nodes.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { PushdownSupport } from "../plan/pushed-filter.js";
 import type { DataType } from "../types/data-type.js";
@@ -24,6 +24,12 @@ export interface ConnectorTable {
    * `readableMetadata`, whose values the reader appends to every row after the physical values, in this order.
    */
   readonly metadataKeys?: readonly string[];
+  /** The table's `PARTITIONED BY` keys (only for connectors with supportsPartitioning). */
+  readonly partitionKeys?: readonly string[];
+  /** A sink written by `INSERT ... PARTITION (k = 'v')`: the static partition values as text. */
+  readonly staticPartition?: Readonly<Record<string, string>>;
+  /** The table's `DISTRIBUTED BY` (only for connectors with supportsBucketing). */
+  readonly distribution?: SinkDistribution;
 }
 
 /** Which row kinds a sink takes: only inserts, inserts/updates/deletes by primary key, or everything. */
@@ -62,6 +68,12 @@ export interface ConnectorSpec {
    * key to type, in the order Flink lists them; absent when it has none.
    */
   readableMetadata?(table: ConnectorTable): ReadonlyMap<string, DataType>;
+  /**
+   * The metadata a sink of the table can write per row (Flink's SupportsWritingMetadata.listWritableMetadata):
+   * key to type. A table's non-VIRTUAL metadata columns are written: the writer's rows carry their values after
+   * the physical ones, in the order of `ConnectorTable.metadataKeys`. Absent: the sink writes none.
+   */
+  writableMetadata?(table: ConnectorTable): ReadonlyMap<string, DataType>;
   /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
   pushdown?(table: ConnectorTable): PushdownSupport | undefined;
 }

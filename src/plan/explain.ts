@@ -1,4 +1,4 @@
-import { pushedFilterToString } from "./pushed-filter.js";
+import { partitionsToString, pushedFilterToString } from "./pushed-filter.js";
 import { nodeToString } from "../expressions/node.js";
 import { type ChangelogMode, deriveChangelogMode, modeToShortString } from "./changelog-mode.js";
 import { type PlanNode, inputsOf } from "./nodes.js";
@@ -57,7 +57,7 @@ export function describeNode(n: PlanNode): string {
 function attributes(n: PlanNode): string {
   switch (n.kind) {
     case "Values": return `rows=${n.rows.length}${n.primaryKey ? `, primaryKey=[${n.primaryKey.join(", ")}]` : ""}${n.watermark ? `, watermark=[${n.watermark.rowtimeColumn} - ${n.watermark.delayMillis}ms]` : ""}`;
-    case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]${n.pushdown?.projection ? `, project=[${n.physical.names.join(", ")}]` : ""}${n.pushdown?.filters.length ? `, filter=[${n.pushdown.filters.map(pushedFilterToString).join(" AND ")}]` : ""}`;
+    case "SourceScan": return `table=[${n.tableName}], connector=[${n.connector}]${n.pushdown?.partitions ? `, partitions=[${partitionsToString(n.pushdown.partitions)}]` : ""}${n.pushdown?.projection ? `, project=[${n.physical.names.join(", ")}]` : ""}${n.pushdown?.filters.length ? `, filter=[${n.pushdown.filters.map(pushedFilterToString).join(" AND ")}]` : ""}`;
     case "Project": return `select=[${n.exprs.map((e, i) => {
       const s = nodeToString(e);
       const name = n.schema.names[i];

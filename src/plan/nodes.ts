@@ -83,7 +83,7 @@ export { type PlannedProcessCall, type ProcessCallSqlArg, type ProcessCallSqlFor
 export { type GroupWindowSpec, type WindowAggregateNode, type WindowProperty, windowAggregateNode } from "./nodes/window-aggregate.js";
 export { type OverAggregateNode, type OverWindowSpec, overAggregateNode } from "./nodes/over-aggregate.js";
 export { type CorrelateNode, type PlannedTableFunction, correlateNode } from "./nodes/correlate.js";
-export { type ConnectorAttachment, type SinkNode, sinkNode } from "./nodes/sink.js";
+export { type ConnectorAttachment, type SinkDistribution, type SinkNode, sinkNode } from "./nodes/sink.js";
 export type { StatementSetNode } from "./nodes/statement-set.js";
 export type { TableAggregateNode } from "./nodes/table-aggregate.js";
 export type { ChangelogNormalizeNode } from "./nodes/changelog-normalize.js";

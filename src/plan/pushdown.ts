@@ -78,7 +78,10 @@ function pushFilter(f: FilterNode, scan: SourceScanNode, s: PushdownSupport, use
   }
   let newScan: SourceScanNode = scan;
   if (pushed.length > 0) {
-    newScan = copyNode(scan, { pushdown: { ...(scan.pushdown ?? {}), filters: [...(scan.pushdown?.filters ?? []), ...pushed] } });
+    const filters = [...(scan.pushdown?.filters ?? []), ...pushed];
+    // partition pruning: a partitioned source lists the partitions the filters leave
+    const partitions = s.partitions?.(filters);
+    newScan = copyNode(scan, { pushdown: { ...(scan.pushdown ?? {}), filters, ...(partitions !== undefined ? { partitions } : {}) } });
   }
   // the columns of every conjunct stay readable: kept ones are evaluated above, pushed ones by the source
   if (used !== undefined) newScan = projectScan(newScan, used);
@@ -97,7 +100,7 @@ function projectScan(scan: SourceScanNode, used: ReadonlySet<string>): SourceSca
   // a scan of no column still yields its rows: keep the first
   if (keep.length === 0) keep.push(0);
   const schema = new ResolvedSchema(keep.map((i) => physical[i]!));
-  return copyNode(scan, { schema, physical: schema, pushdown: { filters: scan.pushdown?.filters ?? [], projection: keep, declared: scan.physical } });
+  return copyNode(scan, { schema, physical: schema, pushdown: { ...(scan.pushdown ?? {}), filters: scan.pushdown?.filters ?? [], projection: keep, declared: scan.physical } });
 }
 
 function columnsOf(exprs: readonly ExprNode[]): Set<string> {

@@ -22,6 +22,11 @@ export interface ScanPushdown {
   readonly projection?: readonly number[];
   /** The declared physical columns (with a projection; the scan's `physical` is then the projected ones). */
   readonly declared?: ResolvedSchema;
+  /**
+   * Partition pruning (Flink's SupportsPartitionPushDown): the partitions (key to value text) left after the
+   * filters on partition columns; the source reads only these. Absent: every partition.
+   */
+  readonly partitions?: readonly Readonly<Record<string, string>>[];
 }
 
 /** What a connector lets the planner push into its scans. */
@@ -29,6 +34,13 @@ export interface PushdownSupport {
   readonly projection: boolean;
   /** Whether the source applies this filter itself (it is then removed from the plan). */
   acceptFilter(filter: PushedFilter): boolean;
+  /** A partitioned source: the partitions that may hold rows passing `filters` (undefined: not partitioned). */
+  partitions?(filters: readonly PushedFilter[]): readonly Readonly<Record<string, string>>[] | undefined;
+}
+
+/** Pruned partitions as explain prints them: `{dt=2024-01-01, hr=10}, {dt=2024-01-02, hr=10}`. */
+export function partitionsToString(partitions: readonly Readonly<Record<string, string>>[]): string {
+  return partitions.map((p) => `{${Object.entries(p).map(([k, v]) => `${k}=${v}`).join(", ")}}`).join(", ");
 }
 
 /**

@@ -2,7 +2,9 @@ import { ValidationError } from "../types/errors.js";
 import type { PlanContext } from "../plan/builders.js";
 import { deriveChangelogMode, isInsertOnly, modeToShortString, requireRetractionsAtSink } from "../plan/changelog-mode.js";
 import { describeNode } from "../plan/explain.js";
-import { type PlanNode, type SinkNode, type SourceScanNode, inputsOf, sinkNode, sourceScanNode } from "../plan/nodes.js";
+import { type PlanNode, type SinkDistribution, type SinkNode, type SourceScanNode, inputsOf, projectNode, sinkNode, sourceScanNode } from "../plan/nodes.js";
+import type { ExprNode } from "../expressions/node.js";
+import { sinkColumns } from "./sink-columns.js";
 import { Schema } from "./schema.js";
 import { type ResolvedMetadataColumn, type ResolvedTableSchema, type WatermarkEmission, resolveSchema, watermarkEmission } from "./schema-resolve.js";
 import { connectorByName, isBuiltInConnector } from "../connectors/built-in.js";
@@ -91,6 +93,7 @@ export function scanTable(scan: SourceScanNode): ConnectorTable {
     tableName: scan.tableName, connector: scan.connector, options: new Map(Object.entries(scan.options)), physical: scan.pushdown?.declared ?? scan.physical,
     ...(scan.primaryKey ? { primaryKey: scan.primaryKey } : {}),
     ...(scan.attachment !== undefined ? { attachment: scan.attachment } : {}),
+    ...(scan.partitionKeys !== undefined ? { partitionKeys: scan.partitionKeys } : {}),
   };
 }
 
@@ -122,7 +125,7 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
   }
   const resolved = resolveSchema(d.schemaSpec, pc, emissionOf(d, config));
   const options = new Map([...d.options].filter(([k]) => !SCAN_OPTIONS.includes(k)));
-  const table = { ...connectorTable(t.name, d, resolved), options };
+  const table = { ...connectorTable(t.name, d, resolved), options, ...(d.partitionKeys.length > 0 ? { partitionKeys: d.partitionKeys } : {}) };
   spec.validate(table, "source");
   if (batch && spec.isBounded && !spec.isBounded(table)) {
     throw new ValidationError(`Querying an unbounded table '${t.name}' in batch mode is not allowed. The table source is unbounded.`);
@@ -137,6 +140,7 @@ export function scanNode(t: RegisteredTable, pc: PlanContext, batch: boolean, co
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
     ...(spec.sourceKinds ? { kinds: spec.sourceKinds(table) } : {}),
+    ...(d.partitionKeys.length > 0 ? { partitionKeys: d.partitionKeys } : {}),
   });
 }
 
@@ -199,9 +203,17 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
   }
   const resolved = resolveSchema(d.schemaSpec!, pc);
   const table = connectorTable(name, d, resolved);
-  spec.validate(table, "sink");
   checkSinkLayout(name, d, spec);
-  checkColumns(name, input.schema, resolved.physical);
+  const layout = sinkLayout(d);
+  spec.validate({ ...table, ...layout }, "sink");
+  const columns = sinkColumns(name, resolved, spec.writableMetadata?.(table), d.connector);
+  checkColumns(name, input.schema, columns.persisted);
+  // the writer receives the physical columns, then the written metadata (declared order may interleave them)
+  const reorder = columns.reorder;
+  const source = reorder === undefined ? input : projectNode({
+    input, schema: new ResolvedSchema(reorder.map((i) => input.schema.columns[i]!)),
+    exprs: reorder.map((i): ExprNode => ({ kind: "Column", name: input.schema.names[i]! })),
+  });
 
   const changelog = spec.sinkChangelog ? spec.sinkChangelog(table) : "all";
   const mode = deriveChangelogMode(input, batch);
@@ -214,8 +226,9 @@ export function planSink(input: PlanNode, target: string | TableDescriptor<objec
     throw new ValidationError(`Table sink '${name}' (connector '${d.connector}') writes upserts and needs a primary key: declare one with Schema.newBuilder()...primaryKey("id")`);
   }
   return sinkNode({
-    schema: resolved.physical, input, tableName: name, connector: d.connector,
-    options: Object.fromEntries(d.options), changelog,
+    schema: columns.written, input: source, tableName: name, connector: d.connector,
+    options: Object.fromEntries(d.options), changelog, ...layout,
+    ...(columns.metadata.length > 0 ? { metadata: columns.metadata } : {}),
     ...(resolved.primaryKey ? { primaryKey: resolved.primaryKey } : {}),
     ...(d.attachment !== undefined ? { attachment: d.attachment } : {}),
   });
@@ -230,6 +243,15 @@ function checkSinkLayout(name: string, d: TableDescriptor<object>, spec: Connect
   if (d.partitionKeys.length > 0 && !spec.supportsPartitioning) {
     throw new ValidationError(`Table '${debugName}' is a partitioned table, but the underlying DynamicTableSink (connector '${d.connector}') doesn't implement the SupportsPartitioning interface.`);
   }
+}
+
+/** What a sink that supports partitioning / bucketing receives of the table's layout. */
+function sinkLayout(d: TableDescriptor<object>): { partitionKeys?: readonly string[]; distribution?: SinkDistribution } {
+  const dist = d.distribution;
+  return {
+    ...(d.partitionKeys.length > 0 ? { partitionKeys: d.partitionKeys } : {}),
+    ...(dist ? { distribution: { kind: dist.kind, bucketKeys: dist.bucketKeys, ...(dist.bucketCount !== undefined ? { bucketCount: dist.bucketCount } : {}) } } : {}),
+  };
 }
 
 function rowTypeOf(schema: ResolvedSchema): DataType<object | null> {

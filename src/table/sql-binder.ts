@@ -8,14 +8,13 @@ import { Row } from "../types/row.js";
 import { Schema } from "./schema.js";
 import type { Table } from "./table.js";
 import { TableDescriptor } from "./table-descriptor.js";
-import { connectorByName } from "../connectors/built-in.js";
 import { type PlanNode, type SinkNode, sinkNode } from "../plan/nodes.js";
 import type { TableEnvironment } from "./table-environment.js";
 import type { DataType } from "../types/data-type.js";
 import { DataTypes } from "../types/data-types.js";
 import { commonType } from "../types/values.js";
 import type { InsertTableResult } from "./insert.js";
-import type { CallArg, CreateTableStatement, InsertStatement, CreateViewStatement, FromItem, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
+import type { CallArg, CreateTableStatement, InsertStatement, StaticPartitionValue, CreateViewStatement, FromItem, OrderedQuery, Query, QueryHint, SelectItem, SelectQuery, SetOpQuery, ValuesQuery, WithQuery } from "../sql/ast.js";
 import { didYouMean } from "../sql/closest-name.js";
 import { SQL_FUNCTION_NAMES, type SubqueryCall } from "../expressions/sql-expression.js";
 import { planSemiJoin } from "../plan/semi-join-builder.js";
@@ -37,6 +36,7 @@ import { SubqueryRewriter } from "./sql-subqueries.js";
 import { bindLookupJoin } from "./sql-lookup-join.js";
 import { bindMatchRecognize } from "./sql-match-recognize.js";
 import { insertProjection } from "./sql-insert-columns.js";
+import { persistedColumns } from "./sink-columns.js";
 import { resolveSchema } from "./schema-resolve.js";
 
 type AnyTable = Table<object>;
@@ -958,7 +958,7 @@ export class Binder {
 
   /** `INSERT INTO sink <query>`: Table.executeInsert(sink), so the sink rules and the result are the Table API's. */
   insert(s: InsertStatement): InsertTableResult {
-    if (s.overwrite) return this.env.startInsert(this.sinkOf(s));
+    if (s.overwrite || s.partition !== undefined) return this.env.startInsert(this.sinkOf(s));
     const t = this.insertQuery(s);
     return this.at(s.pos, () => (t as unknown as { executeInsert(target: string): InsertTableResult }).executeInsert(s.table));
   }
@@ -966,11 +966,12 @@ export class Binder {
   /** The Sink node of an INSERT (a statement set collects these; EXPLAIN prints them), with Table.insertInto's checks. */
   sinkOf(s: InsertStatement): SinkNode {
     const t = this.insertQuery(s);
-    const sink = this.at(s.pos, () => this.env.planInsert((t as unknown as { node: PlanNode }).node, s.table));
+    const planned = this.at(s.pos, () => this.env.planInsert((t as unknown as { node: PlanNode }).node, s.table));
+    const sink = s.partition === undefined ? planned : withStaticPartition(planned, s.partition);
     if (!s.overwrite) return sink;
     // Flink: INSERT OVERWRITE runs in batch mode, into a sink that implements SupportsOverwrite
     if (!this.env.isBatch()) throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE is supported in batch mode only (Flink: Streaming mode not support overwrite.)`);
-    if (!connectorByName(sink.connector).supportsOverwrite) {
+    if (!this.env.tables.connector(sink.connector).supportsOverwrite) {
       throw new ValidationError(`SQL validation failed. ${location(this.src, s.pos)}: INSERT OVERWRITE requires that the underlying DynamicTableSink of table 'default_catalog.default_database.${s.table}' implements the SupportsOverwrite interface.`);
     }
     const { kind: _kind, id: _id, ...fields } = sink;
@@ -983,7 +984,7 @@ export class Binder {
     this.checkSinkName(s);
     const registered = this.env.tables.get(s.table);
     if ((s.columns === undefined && s.partition === undefined) || registered === undefined) return t;
-    const sink = this.at(s.pos, () => resolveSchema(registered.descriptor.schemaSpec!, this.env.planContext()).physical);
+    const sink = this.at(s.pos, () => persistedColumns(resolveSchema(registered.descriptor.schemaSpec!, this.env.planContext())));
     const targets = { columns: s.columns, partition: s.partition, partitionKeys: registered.descriptor.partitionKeys, tableName: s.table };
     const exprs = insertProjection(targets, sink, t.getResolvedSchema(), s.pos, (pos, m) => this.fail(pos, m));
     return this.at(s.pos, () => untyped(t).select(...exprs.map((e) => new Expression(e))));
@@ -1202,4 +1203,15 @@ function suffixed(names: readonly string[], takenNames: readonly string[]): stri
     taken.add(name);
     return name;
   });
+}
+
+/** The sink of `INSERT ... PARTITION (k = 'v')`: it receives the static values as text (Flink's SupportsPartitioning.applyStaticPartition). */
+function withStaticPartition(sink: SinkNode, partition: readonly StaticPartitionValue[]): SinkNode {
+  const spec: Record<string, string> = {};
+  for (const p of partition) {
+    const v = p.value;
+    spec[p.name] = v.kind === "Literal" && v.value !== null ? String(v.value) : "";
+  }
+  const { kind: _kind, id: _id, ...fields } = sink;
+  return sinkNode({ ...fields, staticPartition: spec });
 }

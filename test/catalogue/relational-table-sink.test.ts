@@ -1,4 +1,4 @@
-// §21 table sinks (TableSinkTestPrograms): bucketing, static partition and partial insert, restored from a savepoint.
+// §21 table sinks (TableSinkTestPrograms): bucketing, static partition, writing metadata and partial insert, restored from a savepoint.
 import { describe, expect, it } from "vitest";
 import type { TableDescriptor } from "../../src/index.js";
 import { runRestore } from "./restore-runner.js";
@@ -38,6 +38,15 @@ describe("§21 table sinks, restored from a savepoint", () => {
       before: ["+I[1, 2, 1, hi]", "+I[2, 2, 2, hello]", "+I[3, 2, 2, hello world]"],
       after: ["+I[4, 2, 4, foo]", "+I[5, 2, 2, foo bar]"],
     });
+  });
+
+  it("R-143 sink-writing-metadata: the non-VIRTUAL METADATA column c is written through the sink's 'writable-metadata' key", async () => {
+    const r = await runRestore({
+      sources: [source],
+      sink: { name: "sink_t", columns: "a INT, b BIGINT, c VARCHAR METADATA", layout: (d: TableDescriptor<object>) => d.toBuilder().option("writable-metadata", "c:STRING").build() },
+      sql: "INSERT INTO sink_t SELECT * FROM source_t",
+    });
+    expect(r).toEqual(UNCHANGED);
   });
 
   it("R-145 sink-partial-insert: INSERT INTO sink_t (a, b, c), d and e NULL", async () => {

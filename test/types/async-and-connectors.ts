@@ -2,7 +2,7 @@
 import { expectTypeOf } from "vitest";
 import {
   $, AsyncScalarFunction, call, DataTypes, defineConnector, EnvironmentSettings, option, Row, TableEnvironment,
-  type OptionValues, type SourceBatch,
+  type OptionValues, type PartitionSpec, type SinkBucketing, type SourceBatch,
 } from "../../src/index.js";
 import type { SchemaOf } from "./helpers.js";
 
@@ -41,6 +41,58 @@ defineConnector({
   source: {
     // @ts-expect-error a reader needs position() and close()
     createReader: () => ({ read: () => null }),
+  },
+});
+
+// ---- table layout: partitioning, bucketing, partition pruning, writable metadata ----------------------
+defineConnector({
+  name: "layout",
+  options: decls,
+  source: {
+    partitions: {
+      list: (table) => {
+        expectTypeOf(table.options.url).toEqualTypeOf<string>();
+        expectTypeOf(table.partitionKeys).toEqualTypeOf<readonly string[]>();
+        return [{ dt: "2024-01-01" }];
+      },
+    },
+    createReader: (ctx) => {
+      expectTypeOf(ctx.partitions).toEqualTypeOf<readonly PartitionSpec[] | undefined>();
+      return { read: (): SourceBatch | null => null, position: () => 0, close() {} };
+    },
+  },
+  sink: {
+    partitioning: true,
+    bucketing: true,
+    metadata: { headers: DataTypes.STRING() },
+    createWriter: (ctx) => {
+      expectTypeOf(ctx.staticPartition).toEqualTypeOf<PartitionSpec>();
+      expectTypeOf(ctx.distribution).toEqualTypeOf<SinkBucketing | undefined>();
+      expectTypeOf(ctx.metadata[0]!.type.root).toBeString();
+      // @ts-expect-error the static partition is read-only
+      ctx.staticPartition["dt"] = "x";
+      return { write: () => {}, close() {} };
+    },
+  },
+});
+
+defineConnector({
+  name: "bad-layout",
+  options: {},
+  sink: {
+    // @ts-expect-error partitioning is declared with a boolean
+    partitioning: "yes",
+    createWriter: () => ({ write: () => {}, close() {} }),
+  },
+});
+
+defineConnector({
+  name: "bad-partitions",
+  options: {},
+  source: {
+    // @ts-expect-error partition values are text
+    partitions: { list: () => [{ dt: 20240101 }] },
+    createReader: () => ({ read: (): SourceBatch | null => null, position: () => 0, close() {} }),
   },
 });
 

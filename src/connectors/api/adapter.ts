@@ -10,6 +10,8 @@ import { formatDefinition, formatNames } from "./formats.js";
 import { createApiReader } from "./source-adapter.js";
 import { createApiWriter } from "./sink-adapter.js";
 import { ConnectorLookup } from "./lookup-adapter.js";
+import type { PushedFilter } from "../../plan/pushed-filter.js";
+import { DEFAULT_PARTITION_NAME, prunePartitions } from "../filesystem/partitions.js";
 
 type Role = "source" | "sink" | "lookup";
 
@@ -23,6 +25,9 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
     name: def.name,
     canRead: def.source !== undefined,
     canWrite: def.sink !== undefined,
+    supportsPartitioning: def.sink?.partitioning === true,
+    supportsBucketing: def.sink?.bucketing === true,
+    supportsOverwrite: def.sink?.overwrite === true,
     validate(table, role) {
       const ctx = context(table, role);
       def.validate?.(ctx, role);
@@ -36,9 +41,19 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
     },
     pushdown: (table) => {
       const p = def.source?.pushdown;
-      if (p === undefined) return undefined;
-      const accept = p.acceptFilter;
-      return { projection: p.projection === true, acceptFilter: (f) => accept !== undefined && accept(f, context(table, "source")) };
+      const listed = def.source?.partitions;
+      const keys = table.partitionKeys ?? [];
+      if (p === undefined && (listed === undefined || keys.length === 0)) return undefined;
+      const accept = p?.acceptFilter;
+      // partition pruning takes the filters on partition columns only: the reader reads just the partitions left
+      const onKeys = (f: PushedFilter) => listed !== undefined && keys.length > 0 && (f.op === "OR" ? (f.any ?? []) : [f]).every((g) => keys.includes(g.column));
+      return {
+        projection: p?.projection === true,
+        acceptFilter: (f) => onKeys(f) || (accept !== undefined && accept(f, context(table, "source"))),
+        ...(listed !== undefined && keys.length > 0 ? {
+          partitions: (filters: readonly PushedFilter[]) => prunePartitions(table.tableName, listed.list(context(table, "source")).map((spec) => ({ dir: "", spec })), keys, table.physical, filters, DEFAULT_PARTITION_NAME).map((x) => x.spec),
+        } : {}),
+      };
     },
     createReader: (table, _settings, pushdown) => {
       const ctx = context(table, "source");
@@ -47,11 +62,22 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       const projected = projection === undefined ? ctx : Object.freeze({ ...ctx, columns: projection.map((i) => ctx.columns[i]!) });
       const declared = def.source?.metadata ?? {};
       const metadata = (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! }));
-      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}) });
+      return createApiReader(def, projected, {
+        filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}),
+        ...(pushdown?.partitions !== undefined ? { partitions: pushdown.partitions } : {}),
+      });
     },
     ...(def.source?.metadata ? { readableMetadata: () => new Map(Object.entries(def.source!.metadata!)) } : {}),
+    ...(def.sink?.metadata ? { writableMetadata: () => new Map(Object.entries(def.sink!.metadata!)) } : {}),
     ...(def.lookup ? { createLookup: (table: ConnectorTable, keys: readonly string[]) => new ConnectorLookup(def, context(table, "lookup"), keys) } : {}),
-    createWriter: (table) => createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table)),
+    createWriter: (table) => {
+      const declared = def.sink?.metadata ?? {};
+      return createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table), {
+        staticPartition: Object.freeze({ ...(table.staticPartition ?? {}) }), overwrite: table.overwrite === true,
+        metadata: (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! })),
+        ...(table.distribution !== undefined ? { distribution: table.distribution } : {}),
+      });
+    },
   };
   return connector;
 }
@@ -88,5 +114,6 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
     columns: table.physical.columns.map((c) => ({ name: c.name, type: c.type })),
     ...(table.primaryKey ? { primaryKey: table.primaryKey } : {}),
     ...(format ? { format } : {}),
+    partitionKeys: table.partitionKeys ?? [],
   }) as TableContext;
 }

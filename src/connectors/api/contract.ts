@@ -44,6 +44,22 @@ export interface TableContext<O extends OptionDecls = OptionDecls> {
   readonly primaryKey?: readonly string[];
   /** The table's format (when the connector declares `formats` and the table sets `format`). */
   readonly format?: RowFormat;
+  /** The table's `PARTITIONED BY` keys, in order; empty when it is not partitioned. */
+  readonly partitionKeys: readonly string[];
+}
+
+/** A partition: each partition key's value as text (`{ dt: "2024-01-01", hr: "10" }`), as Flink's partition specs. */
+export type PartitionSpec = Readonly<Record<string, string>>;
+
+/**
+ * Partition pruning (Flink's SupportsPartitionPushDown): the source lists its partitions when a query is planned;
+ * the planner evaluates the query's filters on partition columns against them (values typed from the schema, the
+ * text `__DEFAULT_PARTITION__` as NULL) and removes those filters from the plan, so the reader must read exactly
+ * the partitions it is handed in `SourceContext.partitions`. `explain()` shows them (`partitions=[{dt=...}]`).
+ */
+export interface SourcePartitions<O extends OptionDecls = OptionDecls> {
+  /** Every partition of the table now (Flink's listPartitions). */
+  list(table: TableContext<O>): readonly PartitionSpec[];
 }
 
 // ---- sources ----------------------------------------------------------------------------------------
@@ -111,6 +127,8 @@ export interface SourceContext<O extends OptionDecls = OptionDecls> extends Tabl
    * the key): every row carries their values after those of `columns`, in this order. Empty without any.
    */
   readonly metadata: readonly ConnectorColumn[];
+  /** With `SourceDefinition.partitions`, after pruning: the partitions to read (absent: every partition). */
+  readonly partitions?: readonly PartitionSpec[];
 }
 
 /** The scan side of a connector (Flink's ScanTableSource). */
@@ -127,6 +145,8 @@ export interface SourceDefinition<O extends OptionDecls = OptionDecls> {
    * an unknown key is Flink's error listing these. The reader gets the keys it must deliver in `SourceContext.metadata`.
    */
   readonly metadata?: Readonly<Record<string, DataType>>;
+  /** A partitioned source that lets the planner prune partitions (Flink's SupportsPartitionPushDown). */
+  readonly partitions?: SourcePartitions<O>;
   /** Opens a reader (connect, open files); called when the job starts. */
   createReader(ctx: SourceContext<O>): SourceReader | Promise<SourceReader>;
 }
@@ -192,12 +212,54 @@ export interface SinkContext<O extends OptionDecls = OptionDecls> extends TableC
    * them to clean up transactions of the earlier run that are not among them.
    */
   readonly pendingCommittables: readonly Committable[];
+  /**
+   * `INSERT INTO t PARTITION (k = 'v') ...` (Flink's SupportsPartitioning.applyStaticPartition): the static
+   * partition values as text; the rows carry them too. Empty without a PARTITION clause.
+   */
+  readonly staticPartition: PartitionSpec;
+  /** The table's `DISTRIBUTED BY` (with `SinkDefinition.bucketing`); absent when it has none. */
+  readonly distribution?: SinkBucketing;
+  /**
+   * The metadata the sink writes (the table's non-VIRTUAL METADATA columns; keys among `SinkDefinition.metadata`,
+   * `name` is the key): every row carries their values after those of `columns`, in this order. Empty without any.
+   */
+  readonly metadata: readonly ConnectorColumn[];
+  /** `INSERT OVERWRITE` (with `SinkDefinition.overwrite`): the job's rows replace the table's contents. */
+  readonly overwrite: boolean;
+}
+
+/** A table's bucketing (Flink's TableDistribution): `DISTRIBUTED BY HASH(k) INTO 4 BUCKETS`, `DISTRIBUTED INTO 3 BUCKETS`. */
+export interface SinkBucketing {
+  /** `unknown` when the statement names no algorithm (the connector picks one). */
+  readonly kind: "hash" | "range" | "unknown";
+  readonly bucketKeys: readonly string[];
+  readonly bucketCount?: number;
 }
 
 /** The write side of a connector (Flink's DynamicTableSink). */
 export interface SinkDefinition<O extends OptionDecls = OptionDecls> {
   /** What the sink accepts. Default: `upsert` when the table has a primary key, else `insert-only`. */
   changelog?(table: TableContext<O>): SinkChangelog;
+  /**
+   * Whether the sink writes `PARTITIONED BY` tables (Flink's SupportsPartitioning); without it writing such a
+   * table is Flink's error naming the table and the connector. The writer gets the keys in `partitionKeys` and a
+   * static partition in `staticPartition`.
+   */
+  readonly partitioning?: boolean;
+  /** Whether the sink writes `DISTRIBUTED BY` tables (Flink's SupportsBucketing); the writer gets `distribution`. */
+  readonly bucketing?: boolean;
+  /**
+   * Whether `INSERT OVERWRITE` (batch mode) may write the table (Flink's SupportsOverwrite); without it the statement
+   * is Flink's error. The writer is told by `SinkContext.overwrite` and replaces the table's contents when the job
+   * finishes (`close` after the last commit); a failed job (`abort`) must leave them as they were.
+   */
+  readonly overwrite?: boolean;
+  /**
+   * The metadata the sink can write per row (Flink's SupportsWritingMetadata): key to type. A table's
+   * `col TYPE METADATA [FROM 'key']` column (not VIRTUAL) is then filled by INSERT and handed to the writer
+   * (`SinkContext.metadata`); without it, such a column is Flink's error.
+   */
+  readonly metadata?: Readonly<Record<string, DataType>>;
   /** Opens a writer (connect, create files); called when the job starts. */
   createWriter(ctx: SinkContext<O>): SinkWriter | Promise<SinkWriter>;
 }

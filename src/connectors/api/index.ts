@@ -9,7 +9,8 @@ export type { OptionDecl, OptionDecls, OptionValues } from "./options.js";
 export type {
   JsonValue, ConnectorColumn, TableContext, ConnectorDefinition,
   SourceChangelog, SourceBatch, SourceReader, PushedFilter, SourcePushdown, SourceContext, SourceDefinition,
-  SinkChangelog, SinkBatch, Committable, SinkWriter, SinkContext, SinkDefinition,
+  SinkChangelog, SinkBatch, Committable, SinkWriter, SinkContext, SinkDefinition, SinkBucketing,
+  PartitionSpec, SourcePartitions,
   LookupReader, LookupContext, LookupDefinition,
   RowFormat, FormatDefinition,
 } from "./contract.js";

@@ -64,7 +64,7 @@ export class ApiSinkWriter implements InternalWriter {
   /** The commits under way, one after another. */
   private committing: Promise<void> | undefined;
 
-  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly changelog: SinkChangelog) {
+  constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly changelog: SinkChangelog, private readonly layout: SinkLayout) {
     const o = table.options as Record<string, unknown>;
     this.maxSize = o["sink.batch.max-size"] as number;
     this.maxInFlight = o["sink.requests.max-inflight"] as number;
@@ -80,7 +80,7 @@ export class ApiSinkWriter implements InternalWriter {
     if (this.started || !this.openRequested) return;
     this.started = true;
     const pending = this.pending;
-    const ctx: SinkContext = { ...this.table, changelog: this.changelog, signal: this.aborter.signal, pendingCommittables: pending };
+    const ctx: SinkContext = { ...this.table, ...this.layout, changelog: this.changelog, signal: this.aborter.signal, pendingCommittables: pending };
     this.inFlight++; // opening counts as one request: batches wait behind it
     this.opening = (async () => {
       let w: SinkWriter;
@@ -301,6 +301,9 @@ export class ApiSinkWriter implements InternalWriter {
   }
 }
 
-export function createApiWriter(def: ConnectorDefinition, table: TableContext, changelog: SinkChangelog): InternalWriter {
-  return new ApiSinkWriter(def, table, changelog);
+/** What a writer is told about the table's layout and the INSERT: static partition, bucketing, written metadata. */
+export type SinkLayout = Pick<SinkContext, "staticPartition" | "distribution" | "metadata" | "overwrite">;
+
+export function createApiWriter(def: ConnectorDefinition, table: TableContext, changelog: SinkChangelog, layout: SinkLayout): InternalWriter {
+  return new ApiSinkWriter(def, table, changelog, layout);
 }

@@ -14,6 +14,8 @@ export interface ScanPushdown {
   readonly projection?: readonly number[];
   /** The metadata columns (key, type) every row carries after the physical ones. */
   readonly metadata?: readonly ConnectorColumn[];
+  /** The partitions left after pruning (SourceDefinition.partitions). */
+  readonly partitions?: readonly Readonly<Record<string, string>>[];
 }
 
 /**

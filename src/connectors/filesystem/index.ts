@@ -7,6 +7,9 @@ import { FileSinkWriter } from "./writer.js";
 import { monitorInterval } from "./monitor.js";
 import { connectorFromDefinition } from "../api/adapter.js";
 import { parquetConnector } from "../parquet/index.js";
+import type { PushedFilter } from "../../plan/pushed-filter.js";
+import { checkPartitionColumns, defaultPartitionName, discoverPartitions, prunePartitions } from "./partitions.js";
+import { PartitionedFileSinkWriter } from "./partitioned-writer.js";
 
 /**
  * `'format' = 'parquet'` (Flink's spelling of a Parquet table): the table is served by the parquet connector,
@@ -35,13 +38,17 @@ export const filesystemConnector: Connector = {
   name: "filesystem",
   canRead: true,
   canWrite: true,
+  // PARTITIONED BY: `k=v/` directories (partitions.ts); DISTRIBUTED BY is not (Flink's filesystem sink has no buckets)
+  supportsPartitioning: true,
   validate(table, role) {
     const pq = asParquet(table);
     if (pq !== undefined) {
+      if (table.partitionKeys?.length) throw new ValidationError(`filesystem table '${table.tableName}': PARTITIONED BY is supported with the formats 'csv' and 'json', not 'parquet'`);
       parquet.validate(pq, role);
       return;
     }
-    checkOptionKeys(table, ["path", "format", "source.monitor-interval", "sink.parallelism", ...CSV_OPTIONS, ...JSON_OPTIONS]);
+    checkOptionKeys(table, ["path", "format", "source.monitor-interval", "sink.parallelism", "partition.default-name", ...CSV_OPTIONS, ...JSON_OPTIONS]);
+    if (table.partitionKeys?.length) checkPartitionColumns(table, table.partitionKeys);
     monitorInterval(table);
     path(table);
     fileFormat(table);
@@ -55,7 +62,14 @@ export const filesystemConnector: Connector = {
   // the file source applies every filter the planner can push, and reads the projected columns only
   pushdown: (table) => {
     const pq = asParquet(table);
-    return pq === undefined ? { projection: true, acceptFilter: () => true } : parquet.pushdown!(pq);
+    if (pq !== undefined) return parquet.pushdown!(pq);
+    const keys = table.partitionKeys ?? [];
+    // partition pruning: the partitions discovered when the job is planned, less those the filters exclude
+    const partitions = keys.length === 0 ? undefined : (filters: readonly PushedFilter[]) => {
+      const found = discoverPartitions(path(table), keys);
+      return prunePartitions(table.tableName, found, keys, table.physical, filters, defaultPartitionName(table)).map((p) => p.spec);
+    };
+    return { projection: true, acceptFilter: () => true, ...(partitions ? { partitions } : {}) };
   },
   createReader: (table, settings, pushdown) => {
     const pq = asParquet(table);
@@ -63,9 +77,10 @@ export const filesystemConnector: Connector = {
   },
   createWriter: (table, settings) => {
     const pq = asParquet(table);
-    if (pq === undefined) return new FileSinkWriter(table, fileFormat(table));
-    // the parquet sink adds a part file; replacing the directory's files is the text formats' only
-    if (table.overwrite) throw new ValidationError(`filesystem table '${table.tableName}': INSERT OVERWRITE is not supported with format 'parquet'`);
+    if (pq === undefined) {
+      const keys = table.partitionKeys ?? [];
+      return keys.length === 0 ? new FileSinkWriter(table, fileFormat(table)) : new PartitionedFileSinkWriter(table, fileFormat(table), keys);
+    }
     return parquet.createWriter!(pq, settings);
   },
 };

@@ -1,7 +1,7 @@
 import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filter.js";
 import { getOwn } from "../../types/own.js";
-import { createReadStream, type ReadStream, readdirSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { createReadStream, existsSync, type ReadStream, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
 import type { PollResult, SourceReader } from "../../exec/source.js";
@@ -15,6 +15,7 @@ import { parseJsonLine } from "./json-exact.js";
 import type { CsvFormat, FileFormat } from "./format.js";
 import { describeThrown } from "../../types/describe-thrown.js";
 import { DirectoryMonitor, monitorInterval } from "./monitor.js";
+import { defaultPartitionName, discoverPartitions, escapePathName, parsePartitionValue, partitionPath, unescapePathName } from "./partitions.js";
 
 /** Records read ahead of the job, per source; the file stream pauses beyond this. */
 const READ_AHEAD = 8192;
@@ -101,6 +102,68 @@ export function listFiles(path: string, table: string, connector = "filesystem")
 }
 
 /**
+ * The files a scan reads and, for a `PARTITIONED BY` table, where the partition values go: the partitions are
+ * discovered below the path (or were pruned by the planner, `pushdown.partitions`), their files listed in order,
+ * and each file's partition values typed from the schema (partitions.ts).
+ */
+interface FileLayout {
+  readonly files: string[];
+  /** Positions in the row of the files' columns. */
+  readonly slots: readonly number[];
+  /** Positions in the row of the partition keys. */
+  readonly keyIndex: readonly number[];
+  /**
+   * A file's partition values, typed, read from its directory names below the path — or undefined when the
+   * file is not in a partition the scan reads (not `k=v/` for every key, or pruned). By path rather than by
+   * position in `files`, because a watching source appends files and a restore reorders them.
+   */
+  readonly valuesOf: (file: string) => readonly unknown[] | undefined;
+}
+
+const NO_PARTITION_VALUES: readonly unknown[] = Object.freeze([]);
+
+function fileLayout(table: ConnectorTable, pushdown: ScanPushdown | undefined): FileLayout {
+  const path = table.options.get("path")!;
+  const keys = table.partitionKeys ?? [];
+  const physical = table.physical;
+  if (keys.length === 0) {
+    return { files: listFiles(path, table.tableName), slots: physical.columns.map((_c, i) => i), keyIndex: [], valuesOf: () => NO_PARTITION_VALUES };
+  }
+  const keyIndex = keys.map((k) => physical.indexOf(k));
+  const defaultName = defaultPartitionName(table);
+  const partitions = pushdown?.partitions !== undefined
+    ? pushdown.partitions.map((spec) => ({ dir: join(path, partitionPath(keys, keys.map((k) => spec[k]!))), spec }))
+    : discoverPartitions(path, keys);
+  // the partitions the scan reads, by directory: the pruned list, or (no pruning) any k=v/ directory, also new ones
+  const allowed = pushdown?.partitions !== undefined ? new Set(partitions.map((p) => resolve(p.dir))) : undefined;
+  const root = resolve(path);
+  const byDir = new Map<string, readonly unknown[] | undefined>();
+  const valuesOf = (file: string): readonly unknown[] | undefined => {
+    const dir = dirname(file);
+    if (byDir.has(dir)) return byDir.get(dir);
+    let typed: readonly unknown[] | undefined;
+    const levels = relative(root, dir).split(sep);
+    if (levels.length === keys.length && (allowed === undefined || allowed.has(dir))) {
+      const texts = keys.map((k, i) => {
+        const prefix = `${escapePathName(k)}=`;
+        return levels[i]!.startsWith(prefix) ? unescapePathName(levels[i]!.slice(prefix.length)) : undefined;
+      });
+      if (texts.every((t) => t !== undefined)) {
+        typed = keys.map((k, i) => parsePartitionValue(table.tableName, k, physical.columns[keyIndex[i]!]!.type, texts[i]!, defaultName));
+      }
+    }
+    byDir.set(dir, typed);
+    return typed;
+  };
+  const files: string[] = [];
+  for (const p of partitions) {
+    if (!existsSync(p.dir)) continue;
+    for (const f of listFiles(p.dir, table.tableName)) files.push(f);
+  }
+  return { files, slots: physical.columns.map((_c, i) => i).filter((i) => !keyIndex.includes(i)), keyIndex, valuesOf };
+}
+
+/**
  * Reads the files of a filesystem table, one after the other, as CSV or JSON Lines, checked against the
  * table's physical columns. A pump reads ahead asynchronously (streams, nothing loaded whole); `poll`
  * converts and emits synchronously and returns a Promise only when the pump has nothing ready.
@@ -143,16 +206,26 @@ export class FileSourceReader implements SourceReader {
   private readonly names: readonly string[];
 
   private readonly filter: ((row: readonly unknown[]) => boolean) | undefined;
+  /** Where each file column goes in the row, the row's width, and the partition values of the current file. */
+  private readonly slots: readonly number[];
+  private readonly width: number;
+  private readonly partitions: FileLayout;
+  private partitionValues: readonly unknown[] = [];
   private readonly projection: readonly number[] | undefined;
 
   constructor(private readonly table: ConnectorTable, private readonly format: FileFormat, pushdown?: ScanPushdown) {
     const path = table.options.get("path")!;
-    this.files = listFiles(path, table.tableName);
+    const layout = fileLayout(table, pushdown);
+    this.files = layout.files;
+    this.partitions = layout;
+    this.slots = layout.slots;
+    this.width = table.physical.size;
     const interval = monitorInterval(table);
     this.monitor = interval === undefined ? undefined : new DirectoryMonitor(path, table.tableName, interval);
     this.monitor?.assigned(this.files);
-    this.types = table.physical.types;
-    this.names = table.physical.names;
+    // the files hold the columns that are not partition keys (all of them for an unpartitioned table)
+    this.types = layout.slots.map((i) => table.physical.columns[i]!.type);
+    this.names = layout.slots.map((i) => table.physical.names[i]!);
     const filters = pushdown?.filters ?? [];
     this.filter = filters.length === 0 ? undefined : pushedFilterPredicate(filters, (c) => table.physical.indexOf(c));
     this.projection = pushdown?.projection;
@@ -199,7 +272,8 @@ export class FileSourceReader implements SourceReader {
       if (!this.fileRead) return new Promise<void>((resolve) => { this.dataWaiter = resolve; });
       if (this.fileIndex + 1 >= this.files.length) {
         if (this.monitor === undefined) return this.end(out);
-        for (const f of this.monitor.poll()) this.files.push(f);
+        // new files of a partitioned table count only in a partition the scan reads (partition values from the path)
+        for (const f of this.monitor.poll()) if (this.partitions.valuesOf(f) !== undefined) this.files.push(f);
         if (this.fileIndex + 1 >= this.files.length) return n > 0 ? "more" : this.monitor.wait();
       }
       this.startFile(++this.fileIndex);
@@ -230,7 +304,8 @@ export class FileSourceReader implements SourceReader {
       return this.malformed(`${named ? this.where(item.line, item.column) : `${this.where(item.line)}${item.column !== undefined ? `, column ${item.column}` : ""}`}: ${item.message}`);
     }
     const types = this.types;
-    const row = new Array<unknown>(types.length);
+    const slots = this.slots;
+    const row = new Array<unknown>(this.width);
     let i = 0;
     try {
       if (Array.isArray(item.fields)) {
@@ -241,8 +316,9 @@ export class FileSourceReader implements SourceReader {
         const f = this.format as CsvFormat;
         for (; i < types.length; i++) {
           const s = fields[i]!;
-          row[i] = s === null ? null : decodeText(types[i]!, s, f);
-          if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          const v = s === null ? null : decodeText(types[i]!, s, f);
+          if (v === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          row[slots[i]!] = v;
         }
       } else {
         const obj = item.fields as Record<string, unknown>;
@@ -250,8 +326,9 @@ export class FileSourceReader implements SourceReader {
         for (; i < types.length; i++) {
           const v = getOwn(obj, this.names[i]!);
           if (v === undefined && failOnMissing) throw new FieldError("the field is missing (json.fail-on-missing-field)");
-          row[i] = decodeJson(types[i]!, v === undefined ? null : v, failOnMissing);
-          if (row[i] === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          const value = decodeJson(types[i]!, v === undefined ? null : v, failOnMissing);
+          if (value === null && !types[i]!.isNullable) throw new FieldError(`NULL for the NOT NULL column of type ${types[i]}`);
+          row[slots[i]!] = value;
         }
       }
     } catch (e) {
@@ -260,6 +337,8 @@ export class FileSourceReader implements SourceReader {
       const exact = item.text === undefined || Array.isArray(item.fields) ? undefined : this.exactError(item.text, i);
       return this.malformed(`${this.where(item.line, i + 1)}: ${(exact ?? e).message}`);
     }
+    const keys = this.partitions.keyIndex;
+    for (let k = 0; k < keys.length; k++) row[keys[k]!] = this.partitionValues[k];
     return row;
   }
 
@@ -287,6 +366,7 @@ export class FileSourceReader implements SourceReader {
   /** Starts the pump of file `i`. */
   private startFile(i: number): void {
     this.file = this.files[i]!;
+    if (this.partitions.keyIndex.length > 0) this.partitionValues = this.partitions.valuesOf(this.file) ?? NO_PARTITION_VALUES;
     if (this.metadataKeys.length > 0) this.fileMetadata = fileMetadata(this.file, this.metadataKeys);
     this.fileRead = false;
     const r = this.resume;

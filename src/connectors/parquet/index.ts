@@ -23,6 +23,8 @@ export const parquetConnector = defineConnector({
   },
   sink: {
     changelog: () => "insert-only",
+    // INSERT OVERWRITE (batch), as Flink's filesystem connector with format parquet: the job's file replaces the others
+    overwrite: true,
     createWriter: (ctx) => ParquetSinkWriter.open(ctx),
   },
 });

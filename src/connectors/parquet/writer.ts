@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ExecutionError } from "../../types/errors.js";
 import type { SinkBatch, SinkContext, SinkWriter } from "../api/contract.js";
 import { loadHyparquetWriter } from "./load.js";
 import type { PARQUET_OPTIONS } from "./options.js";
 import { nestedWriteConverter, parquetElements } from "./nested.js";
+
+/** Removes what a reader of the directory sees (names starting with '.' or '_' stay, as the in-progress file). */
+function clearVisibleFiles(dir: string): void {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+  for (const f of readdirSync(dir)) if (!f.startsWith(".") && !f.startsWith("_")) rmSync(join(dir, f), { recursive: true, force: true });
+}
 
 type HyparquetWriter = Awaited<ReturnType<typeof loadHyparquetWriter>>;
 type ParquetWriter = InstanceType<HyparquetWriter["ParquetWriter"]>;
@@ -87,6 +93,8 @@ export class ParquetSinkWriter implements SinkWriter {
       return;
     }
     this.writeGroup();
+    // INSERT OVERWRITE: the table's visible files go once the job has finished (hidden ones are left alone)
+    if (this.ctx.overwrite) clearVisibleFiles(this.dir);
     if (this.writer === undefined) return;
     try {
       void this.writer.finish();

@@ -27,6 +27,24 @@ export interface SinkNode extends NodeBase {
   readonly attachment?: ConnectorAttachment;
   /** `INSERT OVERWRITE` (batch): the job's rows replace the table's contents when it commits. */
   readonly overwrite?: boolean;
+  /** The table's `PARTITIONED BY` keys (the sink supports partitioning; Flink's SupportsPartitioning). */
+  readonly partitionKeys?: readonly string[];
+  /** `INSERT ... PARTITION (k = 'v')`: the static partition columns and their values as text. */
+  readonly staticPartition?: Readonly<Record<string, string>>;
+  /** The table's `DISTRIBUTED BY` (the sink supports bucketing; Flink's SupportsBucketing). */
+  readonly distribution?: SinkDistribution;
+  /**
+   * Writable metadata columns (Flink's SupportsWritingMetadata): the sink's row holds the physical columns, then
+   * these keys' values in this order; `name` is the column. The schema's last columns are these.
+   */
+  readonly metadata?: readonly { readonly name: string; readonly key: string }[];
+}
+
+/** A sink's bucketing as the connector receives it. */
+export interface SinkDistribution {
+  readonly kind: "hash" | "range" | "unknown";
+  readonly bucketKeys: readonly string[];
+  readonly bucketCount?: number;
 }
 
 const CHANGELOGS = ["insert-only", "upsert", "all"];
@@ -37,5 +55,5 @@ export function sinkNode(f: NodeFields<SinkNode>): SinkNode {
   if (f.input.schema.size !== f.schema.size) {
     throw invalid("Sink", "input", `has ${f.input.schema.size} columns, the sink table '${f.tableName}' ${f.schema.size}`);
   }
-  return makeNode<SinkNode>("Sink", { ...f, options: Object.freeze({ ...f.options }) }, ["primaryKey"]);
+  return makeNode<SinkNode>("Sink", { ...f, options: Object.freeze({ ...f.options }), ...(f.staticPartition ? { staticPartition: Object.freeze({ ...f.staticPartition }) } : {}) }, ["primaryKey", "partitionKeys", "metadata"]);
 }

@@ -27,6 +27,8 @@ export interface SourceScanNode extends NodeBase {
   readonly kinds?: readonly number[];
   /** Pushed into the source by the planner (plan/pushdown.ts): filters it applies, and the declared physical columns it reads. */
   readonly pushdown?: ScanPushdown;
+  /** The table's `PARTITIONED BY` keys (a partitioned source, e.g. the filesystem's `k=v/` directories). */
+  readonly partitionKeys?: readonly string[];
 }
 
 export function sourceScanNode(f: NodeFields<SourceScanNode>): SourceScanNode {
@@ -35,5 +37,5 @@ export function sourceScanNode(f: NodeFields<SourceScanNode>): SourceScanNode {
   if (f.physical.size + f.computed.length + meta !== f.schema.size) {
     throw invalid("SourceScan", "schema", `has ${f.schema.size} columns, expected ${f.physical.size} physical + ${f.computed.length} computed + ${meta} metadata`);
   }
-  return makeNode<SourceScanNode>("SourceScan", { ...f, options: Object.freeze({ ...f.options }) }, ["computed", "primaryKey", "kinds", "metadata"]);
+  return makeNode<SourceScanNode>("SourceScan", { ...f, options: Object.freeze({ ...f.options }) }, ["computed", "primaryKey", "kinds", "metadata", "partitionKeys"]);
 }
