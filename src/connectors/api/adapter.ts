@@ -23,6 +23,8 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
     name: def.name,
     canRead: def.source !== undefined,
     canWrite: def.sink !== undefined,
+    ...(def.sink?.partitioning === true ? { supportsPartitioning: true } : {}),
+    ...(def.sink?.bucketing === true ? { supportsBucketing: true } : {}),
     validate(table, role) {
       const ctx = context(table, role);
       def.validate?.(ctx, role);
@@ -40,14 +42,14 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       const accept = p.acceptFilter;
       return { projection: p.projection === true, acceptFilter: (f) => accept !== undefined && accept(f, context(table, "source")) };
     },
-    createReader: (table, _settings, pushdown) => {
+    createReader: (table, settings, pushdown) => {
       const ctx = context(table, "source");
       const projection = pushdown?.projection;
       // with projection pushdown the reader's rows carry the projected columns
       const projected = projection === undefined ? ctx : Object.freeze({ ...ctx, columns: projection.map((i) => ctx.columns[i]!) });
       const declared = def.source?.metadata ?? {};
       const metadata = (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! }));
-      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}) });
+      return createApiReader(def, projected, { filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}) }, settings.clock);
     },
     ...(def.source?.metadata ? { readableMetadata: () => new Map(Object.entries(def.source!.metadata!)) } : {}),
     ...(def.lookup ? { createLookup: (table: ConnectorTable, keys: readonly string[]) => new ConnectorLookup(def, context(table, "lookup"), keys) } : {}),
@@ -82,11 +84,12 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
     }
   }
   const given = new Map([...table.options].filter(([k]) => !formatKeys.includes(k)));
-  const options = parseOptions(def.name, table.tableName, given, decls, validFormatKeys);
+  const options = parseOptions(def.name, table.tableName, given, decls, validFormatKeys, def.optionPatterns);
   return Object.freeze({
     tableName: table.tableName, connector: def.name, options: Object.freeze(options), rawOptions: table.options,
     columns: table.physical.columns.map((c) => ({ name: c.name, type: c.type })),
     ...(table.primaryKey ? { primaryKey: table.primaryKey } : {}),
     ...(format ? { format } : {}),
+    ...(table.attachment !== undefined ? { attachment: table.attachment } : {}),
   }) as TableContext;
 }

@@ -44,6 +44,11 @@ export interface TableContext<O extends OptionDecls = OptionDecls> {
   readonly primaryKey?: readonly string[];
   /** The table's format (when the connector declares `formats` and the table sets `format`). */
   readonly format?: RowFormat;
+  /**
+   * The in-process object attached to the table's descriptor (`TableDescriptor.forConnector(name).attach(object)`):
+   * what an in-process connector reads from or writes into (the collection sink's `CollectionSink`).
+   */
+  readonly attachment?: { readonly attachmentOf: string };
 }
 
 // ---- sources ----------------------------------------------------------------------------------------
@@ -111,6 +116,11 @@ export interface SourceContext<O extends OptionDecls = OptionDecls> extends Tabl
    * the key): every row carries their values after those of `columns`, in this order. Empty without any.
    */
   readonly metadata: readonly ConnectorColumn[];
+  /**
+   * The job's processing-time clock in epoch milliseconds (`Date.now` unless `env.setClock` replaced it): a
+   * source that stamps rows with the current time reads it here, so tests with a fixed clock are reproducible.
+   */
+  readonly clock: () => number;
 }
 
 /** The scan side of a connector (Flink's ScanTableSource). */
@@ -127,6 +137,12 @@ export interface SourceDefinition<O extends OptionDecls = OptionDecls> {
    * an unknown key is Flink's error listing these. The reader gets the keys it must deliver in `SourceContext.metadata`.
    */
   readonly metadata?: Readonly<Record<string, DataType>>;
+  /**
+   * The reader's values are already in tablestream's representation of their column types (it generates them
+   * from the types, as `datagen` does): the job skips the per-value check of every row. Default false: rows are
+   * checked and converted as `fromValues` checks its rows. A wrong value then reaches the query unchecked.
+   */
+  readonly validRows?: boolean;
   /** Opens a reader (connect, open files); called when the job starts. */
   createReader(ctx: SourceContext<O>): SourceReader | Promise<SourceReader>;
 }
@@ -198,6 +214,16 @@ export interface SinkContext<O extends OptionDecls = OptionDecls> extends TableC
 export interface SinkDefinition<O extends OptionDecls = OptionDecls> {
   /** What the sink accepts. Default: `upsert` when the table has a primary key, else `insert-only`. */
   changelog?(table: TableContext<O>): SinkChangelog;
+  /**
+   * `"step"`: `write()` also receives the rows of every job step when the step ends, not only full batches of
+   * `sink.batch.max-size` rows, so the rows are visible while the job runs (in-process sinks: print, collection).
+   * Default `"batch"`: rows wait until a batch is full, a checkpoint or the end of input.
+   */
+  readonly handOver?: "batch" | "step";
+  /** Whether the sink takes a `PARTITIONED BY` table (Flink's SupportsPartitioning); otherwise such a table is an error. */
+  readonly partitioning?: boolean;
+  /** Whether the sink takes a `DISTRIBUTED BY` table (Flink's SupportsBucketing); otherwise such a table is an error. */
+  readonly bucketing?: boolean;
   /** Opens a writer (connect, create files); called when the job starts. */
   createWriter(ctx: SinkContext<O>): SinkWriter | Promise<SinkWriter>;
 }
@@ -268,6 +294,12 @@ export interface ConnectorDefinition<O extends OptionDecls = OptionDecls> {
   readonly name: string;
   /** The options it reads (framework options such as `sink.batch.max-size` are accepted in addition). */
   readonly options: O;
+  /**
+   * Families of options whose keys are built from the table (Flink's `validateExcept` prefixes): patterns with
+   * one `#` for the variable part, `fields.#.kind` accepts `fields.id.kind`. Such options are accepted and left
+   * to `validate` (read them from `rawOptions`); any other undeclared key is an error listing the valid ones.
+   */
+  readonly optionPatterns?: readonly string[];
   /** Whether the connector reads and writes rows through a format (`format` option); `true` = every known format. */
   readonly formats?: boolean | readonly string[];
   /** Checks across options, after each was parsed (e.g. "either 'table' or 'query'"); throw a ValidationError. */

@@ -51,6 +51,7 @@ export class ApiSinkWriter implements InternalWriter {
   private settled: Promise<void> | undefined;
   private readonly maxSize: number;
   private readonly maxInFlight: number;
+  private readonly stepHandOver: boolean;
   private readonly aborter = new AbortController();
   /** Committables of the checkpoint the job was restored from (committed again when the writer opens). */
   private pending: readonly Committable[] = [];
@@ -69,6 +70,7 @@ export class ApiSinkWriter implements InternalWriter {
     this.maxSize = o["sink.batch.max-size"] as number;
     this.maxInFlight = o["sink.requests.max-inflight"] as number;
     this.batch = { rows: [], kinds: [], first: 1 };
+    this.stepHandOver = def.sink?.handOver === "step";
   }
 
   /** The writer is created on the job's first step, once a restore has handed over its pending committables. */
@@ -113,6 +115,11 @@ export class ApiSinkWriter implements InternalWriter {
     this.queued.push(b);
     this.start();
     this.pump();
+  }
+
+  /** Sinks with `handOver: "step"`: the rows of the step that ended go to the writer now. */
+  endOfStep(): void {
+    if (this.stepHandOver && !this.closeStarted && this.failure === undefined) this.submit();
   }
 
   /** Starts queued batches while fewer than max-inflight writes are pending. */
