@@ -1,18 +1,10 @@
-import type { SinkWriter } from "../exec/source.js";
 import { ValidationError } from "../types/errors.js";
-import { checkOptionKeys, type ConnectorTable, type SinkChangelog } from "./connector-spec.js";
-import type { ResolvedSchema } from "../types/resolved-schema.js";
-import type { Connector } from "./connector.js";
+import { ResolvedSchema } from "../types/resolved-schema.js";
+import { kindFromShort } from "../types/row.js";
 import type { ConnectorAttachment } from "../plan/nodes.js";
-
-function changelogOf(table: ConnectorTable): SinkChangelog {
-  const m = table.options.get("sink.changelog-mode");
-  if (m === undefined) return table.primaryKey ? "upsert" : "all";
-  if (m !== "all" && m !== "upsert" && m !== "insert-only") {
-    throw new ValidationError(`option 'sink.changelog-mode' of table '${table.tableName}' must be 'all', 'upsert' or 'insert-only', got '${m}'`);
-  }
-  return m;
-}
+import { defineConnector } from "./api/define.js";
+import { option } from "./api/options.js";
+import type { TableContext } from "./api/contract.js";
 
 /**
  * What the collection connector writes into: the table's attached in-process store (the facade's
@@ -29,41 +21,50 @@ export interface CollectionStore extends ConnectorAttachment {
   truncate(size: number): void;
 }
 
-const isStore = (x: ConnectorAttachment | undefined): x is CollectionStore => x?.attachmentOf === "collection";
+const isStore = (x: unknown): x is CollectionStore => (x as ConnectorAttachment | undefined)?.attachmentOf === "collection";
 
-export const collectionConnector: Connector = {
+const options = {
+  "sink.changelog-mode": option.enum(["all", "upsert", "insert-only"], { description: "What the sink takes; default `upsert` with a primary key, else `all`." }),
+  "sink.supports-delete-by-key": option.boolean({ default: false, description: "An upsert sink whose deletes need only the key." }),
+} as const;
+
+function storeOf(table: TableContext<typeof options>): CollectionStore {
+  const store = table.attachment;
+  if (!isStore(store)) throw new ValidationError(`table '${table.tableName}': a 'collection' table is made with new CollectionSink().descriptor(schema)`);
+  return store;
+}
+
+/**
+ * The `collection` connector, defined with the public connector API as a user's connector is: writes into the
+ * attached CollectionSink, the rows of every job step as the step ends (`handOver: "step"`), so a test sees them
+ * while the job runs. Exactly once across restores: a checkpoint records how many records the sink held
+ * (`prepareCommit`); a job restored from it cuts the sink back to that many before its first write, so the
+ * records it writes again are not duplicated.
+ */
+export const collectionConnector = defineConnector({
   name: "collection",
-  canRead: false,
-  canWrite: true,
-  // an in-process test sink, as Flink's values sink: it accepts buckets and partitions and keeps every row as written
-  supportsBucketing: true,
-  supportsPartitioning: true,
+  options,
   validate(table) {
-    checkOptionKeys(table, ["sink.changelog-mode", "sink.supports-delete-by-key"]);
-    const byKey = table.options.get("sink.supports-delete-by-key");
-    if (byKey !== undefined && byKey !== "true" && byKey !== "false") {
-      throw new ValidationError(`option 'sink.supports-delete-by-key' of table '${table.tableName}' must be 'true' or 'false', got '${byKey}'`);
-    }
-    changelogOf(table);
-    if (!isStore(table.attachment)) {
-      throw new ValidationError(`table '${table.tableName}': a 'collection' table is made with new CollectionSink().descriptor(schema)`);
-    }
+    storeOf(table);
   },
-  sinkChangelog: changelogOf,
-  createWriter(table): SinkWriter {
-    const sink = table.attachment;
-    if (!isStore(sink)) throw new ValidationError(`table '${table.tableName}': not attached to a CollectionSink`);
-    let count = 0;
-    // exactly once across restores: a checkpoint records how many records the sink held; a job restored
-    // from it cuts the sink back to that many, so the records it writes again are not duplicated
-    return {
-      open() { sink.bind(table.physical, table.primaryKey); },
-      write(kind, row) { sink.add(kind, row); count++; },
-      close() {},
-      written: () => count,
-      prepareCommit: () => ({ size: sink.size }),
-      restore(committable) { sink.truncate((committable as { size: number }).size); },
-    };
+  sink: {
+    changelog: (table) => table.options["sink.changelog-mode"] ?? (table.primaryKey ? "upsert" : "all"),
+    handOver: "step",
+    // an in-process test sink, as Flink's values sink: it accepts buckets and partitions and keeps every row as written
+    partitioning: true,
+    bucketing: true,
+    createWriter(ctx) {
+      const store = storeOf(ctx);
+      store.bind(new ResolvedSchema(ctx.columns.map((c) => ({ name: c.name, type: c.type }))), ctx.primaryKey);
+      const restored = ctx.pendingCommittables.at(-1) as { size: number } | undefined;
+      if (restored !== undefined) store.truncate(restored.size);
+      return {
+        write({ rows, kinds }) {
+          for (let i = 0; i < rows.length; i++) store.add(kindFromShort(kinds[i]!), rows[i]!);
+        },
+        prepareCommit: () => ({ size: store.size }),
+        close() {},
+      };
+    },
   },
-};
-
+});

@@ -237,7 +237,9 @@ export class ApiSinkWriter implements InternalWriter {
     if (this.closeStarted) return;
     this.closeStarted = true;
     this.start();
-    if (discard) { this.batch = { rows: [], kinds: [], first: this.count + 1 }; this.queued.length = 0; }
+    // a sink that shows rows as the job makes them (handOver "step") shows them up to the failure or cancel too
+    if (discard && !this.stepHandOver) { this.batch = { rows: [], kinds: [], first: this.count + 1 }; this.queued.length = 0; }
+    else if (discard) { if (this.failure === undefined) this.submit(); }
     else if (this.failure === undefined) this.submit();
     this.done = this.finish(discard).then(() => { this.finished = true; }, (e) => {
       this.finished = true;

@@ -6,7 +6,6 @@ import type { FieldGenerator } from "./fields.js";
 const MAX_WAIT_MS = 50;
 /** Rows per batch at most (a batch is generated when the job asks for rows). */
 const BATCH_ROWS = 1024;
-const NOTHING: SourceBatch = Object.freeze({ rows: Object.freeze([]) as unknown as unknown[][] });
 
 /** Where a datagen reader stands: rows generated, the seed, the state of every field's random stream. */
 export type DatagenPosition = {
@@ -42,7 +41,8 @@ export class DatagenReader implements SourceReader {
     if (n <= 0) {
       const nextAt = this.start + (this.emitted * 1000) / this.rowsPerSecond;
       const wait = Math.min(MAX_WAIT_MS, Math.max(1, Math.ceil(nextAt - now)));
-      return new Promise((resolve) => setTimeout(() => resolve(this.closed ? null : NOTHING), wait));
+      // after the wait the rows then due (or, for a cancelled job, the end)
+      return new Promise((resolve) => setTimeout(() => resolve(this.read()), wait));
     }
     const gens = this.gens;
     const width = gens.length;
