@@ -45,8 +45,8 @@ export interface TableContext<O extends OptionDecls = OptionDecls> {
   /** The table's format (when the connector declares `formats` and the table sets `format`). */
   readonly format?: RowFormat;
   /**
-   * The in-process object attached to the table's descriptor (`TableDescriptor.forConnector(name).attach(object)`):
-   * what an in-process connector reads from or writes into (the collection sink's `CollectionSink`).
+   * The in-process object the table's descriptor carries (`{ attachmentOf: connector name, ... }`): what an
+   * in-process connector reads from or writes into — the `CollectionSink` of a `collection` table.
    */
   readonly attachment?: { readonly attachmentOf: string };
 }
