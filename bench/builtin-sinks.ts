@@ -1,5 +1,5 @@
 /**
- * The built-in connectors' speed (`node --expose-gc --import tsx bench/builtin-sinks.ts [--rows N] [--runs N]`):
+ * The built-in connectors' speed (`node --expose-gc --import tsx bench/builtin-sinks.ts [--rows N] [--runs N] [--only text]`):
  * W0's plan (every bid projected to {auction, bidder, price * 0.908, dateTime}) written with `executeInsert`
  * into `blackhole` and into `collection`, and a `datagen` table of the same four columns into `blackhole`,
  * each beside the internal path of the same W0 plan (the job stepped by hand into a ring, no connector):
@@ -18,6 +18,8 @@ const arg = (name: string, fallback: number): number => {
 };
 const rows = arg("rows", 1_000_000);
 const runs = arg("runs", 5);
+/** `--only <text>`: the cases whose name contains it. */
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1]! : "";
 const data = generateBids(rows);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -57,7 +59,7 @@ const cases: { name: string; run: () => Promise<unknown> }[] = [
 console.log(`${rows} rows, ${runs} runs (after one warm-up); ratio = internal W0 seconds / connector seconds, median of pairs`);
 console.log("| case | connector M rows/s | internal W0 M rows/s | ratio |");
 console.log("|---|---|---|---|");
-for (const c of cases) {
+for (const c of cases.filter((x) => x.name.includes(only))) {
   const table: number[] = [], internal: number[] = [];
   for (let r = 0; r <= runs; r++) {
     const t = await time(c.run);
