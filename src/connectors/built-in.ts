@@ -15,9 +15,10 @@ import { parquetConnector } from "./parquet/index.js";
  * `Connector` and one line here.
  */
 export const BUILT_IN_CONNECTORS: readonly Connector[] = [
-  datagenConnector, filesystemConnector, printConnector, blackholeConnector, collectionConnector, asyncIterableConnector,
+  filesystemConnector, asyncIterableConnector,
   // written against the public connector API, as a user's connector would be
-  connectorFromDefinition(jdbcConnector), connectorFromDefinition(parquetConnector),
+  connectorFromDefinition(datagenConnector), connectorFromDefinition(printConnector), connectorFromDefinition(blackholeConnector),
+  connectorFromDefinition(collectionConnector), connectorFromDefinition(jdbcConnector), connectorFromDefinition(parquetConnector),
 ];
 
 const byName = new Map(BUILT_IN_CONNECTORS.map((c) => [c.name, c]));

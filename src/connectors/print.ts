@@ -1,68 +1,54 @@
-import type { SinkWriter } from "../exec/source.js";
-import { KIND_SHORT } from "../types/row.js";
-import { checkOptionKeys, type ConnectorTable } from "./connector-spec.js";
-import type { DataType } from "../types/data-type.js";
 import { toJavaString } from "../types/format.js";
-import { boolOption, type Connector } from "./connector.js";
+import { defineConnector } from "./api/define.js";
+import { option } from "./api/options.js";
+import type { SinkBatch, SinkWriter } from "./api/contract.js";
+import type { DataType } from "../types/data-type.js";
 
 /**
- * Flink's `print` connector: every record as one line in Flink's notation, `+I[Alice, 35]` (values as
- * Java's toString renders them), prefixed with `print-identifier> ` when that option is set, to stdout
- * (or stderr with `standard-error = true`) as it arrives. Accepts every row kind.
+ * Flink's `print` connector, defined with the public connector API as a user's connector is: every record
+ * as one line in Flink's notation, `+I[Alice, 35]` (values as Java's toString renders them), prefixed with
+ * `print-identifier> ` when that option is set, to stdout (or stderr with `standard-error = true`), one
+ * `write` of the stream per record, at the end of every job step (`handOver: "step"`). Accepts every row kind.
  */
 class PrintWriter implements SinkWriter {
-  private count = 0;
-  private readonly prefix: string;
-  private readonly types: readonly DataType[];
-  private readonly stream: NodeJS.WriteStream;
+  constructor(private readonly prefix: string, private readonly types: readonly DataType[], private readonly stream: NodeJS.WriteStream) {}
 
-  constructor(table: ConnectorTable) {
-    const id = table.options.get("print-identifier");
-    this.prefix = id ? `${id}> ` : "";
-    this.types = table.physical.types;
-    this.stream = boolOption(table, "standard-error", false) ? process.stderr : process.stdout;
-  }
-
-  open(): void {}
-
-  write(kind: number, row: readonly unknown[]): void {
+  write(batch: SinkBatch): void {
+    const { rows, kinds } = batch;
     const types = this.types;
-    let s = `${this.prefix}${KIND_SHORT[kind]}[`;
-    for (let i = 0; i < row.length; i++) s += (i > 0 ? ", " : "") + toJavaString(types[i], row[i]);
-    this.stream.write(s + "]\n");
-    this.count++;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      let s = `${this.prefix}${kinds[r]!}[`;
+      for (let i = 0; i < row.length; i++) s += (i > 0 ? ", " : "") + toJavaString(types[i], row[i]);
+      this.stream.write(s + "]\n");
+    }
   }
 
   close(): void {}
-
-  written(): number {
-    return this.count;
-  }
 }
 
-export const printConnector: Connector = {
+export const printConnector = defineConnector({
   name: "print",
-  canRead: false,
-  canWrite: true,
-  validate(table) {
-    checkOptionKeys(table, ["print-identifier", "standard-error", "sink.parallelism"]);
-    boolOption(table, "standard-error", false);
+  options: {
+    "print-identifier": option.string({ description: "A prefix of every line: `<identifier>> +I[...]`." }),
+    "standard-error": option.boolean({ default: false, description: "Print to stderr instead of stdout." }),
   },
-  sinkChangelog: () => "all",
-  createWriter: (table) => new PrintWriter(table),
-};
+  sink: {
+    changelog: () => "all",
+    handOver: "step",
+    createWriter(ctx) {
+      const id = ctx.options["print-identifier"];
+      return new PrintWriter(id ? `${id}> ` : "", ctx.columns.map((c) => c.type), ctx.options["standard-error"] ? process.stderr : process.stdout);
+    },
+  },
+});
 
-/** Flink's `blackhole` connector: swallows every record (for benchmarks and dry runs). */
-export const blackholeConnector: Connector = {
+/** Flink's `blackhole` connector: swallows every record (for benchmarks and dry runs), a batch per call. */
+export const blackholeConnector = defineConnector({
   name: "blackhole",
-  canRead: false,
-  canWrite: true,
-  validate(table) {
-    checkOptionKeys(table, ["sink.parallelism"]);
+  options: {},
+  sink: {
+    changelog: () => "all",
+    createWriter: () => ({ write() {}, close() {} }),
   },
-  sinkChangelog: () => "all",
-  createWriter: () => {
-    let count = 0;
-    return { open() {}, write() { count++; }, close() {}, written: () => count };
-  },
-};
+});

@@ -141,6 +141,7 @@ export class SinkOperator extends BaseOperator {
       backpressure: () => w.backpressure?.(),
       barrier: (id) => w.barrier?.(id),
       drain: () => (this.closed ? w.closing?.() : undefined),
+      ...(w.endOfStep !== undefined ? { endOfStep: () => w.endOfStep!() } : {}),
     };
   }
 

@@ -89,12 +89,14 @@ export class LocalJob implements Job {
         // one source: the whole slice in one call
         const s = active[0]!;
         const r = s.reader.poll(s.emitter.out, budget);
+        this.endOfStep();
         if (r !== "end") return this.graph.sinkEnded() ? this.stopSources() : this.orAsyncResult(r);
         s.done = true;
         this.active = [];
         return this.finishWhenDrained();
       }
       const r = this.interleave(active, budget);
+      this.endOfStep();
       return r !== "done" && this.graph.sinkEnded() ? this.stopSources() : this.orAsyncResult(r);
     } catch (e) {
       this.failed = thrownIs(e, TableError) ? e : new ExecutionError(`job failed: ${describeThrown(e)}`, { cause: e });
@@ -213,6 +215,12 @@ export class LocalJob implements Job {
       if (p !== undefined) return p;
     }
     return undefined;
+  }
+
+  /** The step's records were pushed: the asynchronous work that hands them on per step does so now. */
+  private endOfStep(): void {
+    const work = this.graph.asyncWork;
+    for (let i = 0; i < work.length; i++) work[i]!.endOfStep?.();
   }
 
   /**

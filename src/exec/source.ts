@@ -89,6 +89,11 @@ export interface SinkWriter {
    * (undefined once they have); the job ends only then. Throws once any of them failed.
    */
   closing?(): Promise<void> | undefined;
+  /**
+   * Asynchronous writers whose rows must be visible while the job runs (in-process sinks): called when a job
+   * step ends, hands over what the step wrote instead of waiting for a full batch.
+   */
+  endOfStep?(): void;
 }
 
 /**
@@ -106,4 +111,6 @@ export interface AsyncWork {
   barrier?(checkpointId: number): Promise<void> | undefined;
   /** While calls are in flight: a Promise that settles when one completes (the job then emits it); undefined otherwise. */
   inFlight?(): Promise<void> | undefined;
+  /** When a step of the job has pushed its records (sinks hand over what must be visible while the job runs). */
+  endOfStep?(): void;
 }

@@ -124,7 +124,7 @@ describe("datagen", () => {
     expect(() => e.from(d({ "fields.id.min": "5", "fields.id.max": "1" }))).toThrow(/option 'fields\.id\.max' must not be less than min \(5\)/);
     expect(() => e.from(d({ "fields.s.length": "10" }))).toThrow(/option 'fields\.s\.length' must not exceed the length of VARCHAR\(4\), got '10'/);
     expect(() => e.from(d({ "fields.id.length": "10" }))).toThrow(/option 'fields\.id\.length' does not apply to column 'id' \(INT\)/);
-    expect(() => e.from(d({ "rows-per-second": "0" }))).toThrow(/option 'rows-per-second' of table '.*' must be a whole number ≥ 1, got '0'/);
+    expect(() => e.from(d({ "rows-per-second": "0" }))).toThrow(/option 'rows-per-second' of table '.*' \(connector 'datagen'\) is invalid: expected int ≥ 1 \(must be a whole number ≥ 1, got '0'\)/);
     expect(() => e.from(d({ seed: "abc" }))).toThrow(/option 'seed' of table '.*' must be a whole number, got 'abc'/);
   });
 

@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { datagenConnector } from "../../src/connectors/datagen/index.js";
+import { connectorFromDefinition } from "../../src/connectors/api/adapter.js";
+import { datagenConnector as datagenDefinition } from "../../src/connectors/datagen/index.js";
 import { filesystemConnector } from "../../src/connectors/filesystem/index.js";
 import type { Output } from "../../src/exec/operator.js";
 import type { SourceReader } from "../../src/exec/source.js";
 import { DataTypes, ResolvedSchema } from "../../src/index.js";
 import type { ConnectorTable } from "../../src/table/table-descriptor.js";
 
+const datagenConnector = connectorFromDefinition(datagenDefinition);
 const settings = { batch: false, config: new Map<string, string>(), clock: () => 0 };
 
 /** Polls a reader to its end (or `limit` records), collecting records. */

@@ -96,6 +96,29 @@ defineConnector({
   },
 });
 
+// the hooks the built-in connectors use are public: option patterns, the job's clock, valid rows, attachments, step hand-over
+defineConnector({
+  name: "generated",
+  options: { "rows-per-second": option.int({ default: 10, min: 1 }) },
+  optionPatterns: ["fields.#.kind"],
+  source: {
+    validRows: true,
+    createReader: (ctx) => {
+      expectTypeOf(ctx.clock).toEqualTypeOf<() => number>();
+      expectTypeOf(ctx.attachment).toEqualTypeOf<{ readonly attachmentOf: string } | undefined>();
+      return { read: (): SourceBatch | null => ({ rows: [[ctx.clock()]] }), position: () => null, close() {} };
+    },
+  },
+  sink: { handOver: "step", partitioning: true, bucketing: true, createWriter: () => ({ write() {}, close() {} }) },
+});
+
+defineConnector({
+  name: "bad-hand-over",
+  options: {},
+  // @ts-expect-error handOver is "batch" or "step"
+  sink: { handOver: "row", createWriter: () => ({ write() {}, close() {} }) },
+});
+
 // @ts-expect-error an enum default must be one of its values
 option.enum(["a", "b"], { default: "c" });
 

@@ -3,6 +3,7 @@ import type { ConnectorTable } from "../connector-spec.js";
 import type { Connector } from "../connector.js";
 import { Kind } from "../../types/row.js";
 import type { ConnectorDefinition, RowFormat, TableContext } from "./contract.js";
+import type { DataType } from "../../types/data-type.js";
 import { LOOKUP_FRAMEWORK_OPTIONS, SINK_FRAMEWORK_OPTIONS } from "./framework-options.js";
 import type { OptionDecls } from "./options.js";
 import { parseOptions } from "./parse-options.js";
@@ -55,7 +56,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
         } : {}),
       };
     },
-    createReader: (table, _settings, pushdown) => {
+    createReader: (table, settings, pushdown) => {
       const ctx = context(table, "source");
       const projection = pushdown?.projection;
       // with projection pushdown the reader's rows carry the projected columns
@@ -65,13 +66,13 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       return createApiReader(def, projected, {
         filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}),
         ...(pushdown?.partitions !== undefined ? { partitions: pushdown.partitions } : {}),
-      });
+      }, settings.clock);
     },
     ...(def.source?.metadata ? { readableMetadata: () => new Map(Object.entries(def.source!.metadata!)) } : {}),
-    ...(def.sink?.metadata ? { writableMetadata: () => new Map(Object.entries(def.sink!.metadata!)) } : {}),
+    ...(def.sink?.metadata !== undefined || def.sink?.metadataOf !== undefined ? { writableMetadata: (table: ConnectorTable) => new Map(Object.entries(sinkMetadataOf(def, context(table, "sink")))) } : {}),
     ...(def.lookup ? { createLookup: (table: ConnectorTable, keys: readonly string[]) => new ConnectorLookup(def, context(table, "lookup"), keys) } : {}),
     createWriter: (table) => {
-      const declared = def.sink?.metadata ?? {};
+      const declared = sinkMetadataOf(def, context(table, "sink"));
       return createApiWriter(def, context(table, "sink"), connector.sinkChangelog!(table), {
         staticPartition: Object.freeze({ ...(table.staticPartition ?? {}) }), overwrite: table.overwrite === true,
         metadata: (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! })),
@@ -108,12 +109,19 @@ export function tableContext(def: ConnectorDefinition, table: ConnectorTable, ro
     }
   }
   const given = new Map([...table.options].filter(([k]) => !formatKeys.includes(k)));
-  const options = parseOptions(def.name, table.tableName, given, decls, validFormatKeys);
+  const options = parseOptions(def.name, table.tableName, given, decls, validFormatKeys, def.optionPatterns);
   return Object.freeze({
     tableName: table.tableName, connector: def.name, options: Object.freeze(options), rawOptions: table.options,
     columns: table.physical.columns.map((c) => ({ name: c.name, type: c.type })),
     ...(table.primaryKey ? { primaryKey: table.primaryKey } : {}),
     ...(format ? { format } : {}),
     partitionKeys: table.partitionKeys ?? [],
+    ...(table.attachment !== undefined ? { attachment: table.attachment } : {}),
   }) as TableContext;
+}
+
+/** The metadata a sink writes, key to type: its declaration, or the declaration's answer for this table. */
+function sinkMetadataOf(def: ConnectorDefinition, table: TableContext): Readonly<Record<string, DataType>> {
+  const sink = def.sink;
+  return sink?.metadataOf !== undefined ? sink.metadataOf(table) : sink?.metadata ?? {};
 }

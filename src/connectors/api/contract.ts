@@ -44,6 +44,11 @@ export interface TableContext<O extends OptionDecls = OptionDecls> {
   readonly primaryKey?: readonly string[];
   /** The table's format (when the connector declares `formats` and the table sets `format`). */
   readonly format?: RowFormat;
+  /**
+   * The in-process object the table's descriptor carries (`{ attachmentOf: connector name, ... }`): what an
+   * in-process connector reads from or writes into — the `CollectionSink` of a `collection` table.
+   */
+  readonly attachment?: { readonly attachmentOf: string };
   /** The table's `PARTITIONED BY` keys, in order; empty when it is not partitioned. */
   readonly partitionKeys: readonly string[];
 }
@@ -129,6 +134,11 @@ export interface SourceContext<O extends OptionDecls = OptionDecls> extends Tabl
   readonly metadata: readonly ConnectorColumn[];
   /** With `SourceDefinition.partitions`, after pruning: the partitions to read (absent: every partition). */
   readonly partitions?: readonly PartitionSpec[];
+  /**
+   * The job's processing-time clock in epoch milliseconds (`Date.now` unless `env.setClock` replaced it): a
+   * source that stamps rows with the current time reads it here, so tests with a fixed clock are reproducible.
+   */
+  readonly clock: () => number;
 }
 
 /** The scan side of a connector (Flink's ScanTableSource). */
@@ -147,6 +157,12 @@ export interface SourceDefinition<O extends OptionDecls = OptionDecls> {
   readonly metadata?: Readonly<Record<string, DataType>>;
   /** A partitioned source that lets the planner prune partitions (Flink's SupportsPartitionPushDown). */
   readonly partitions?: SourcePartitions<O>;
+  /**
+   * The reader's values are already in tablestream's representation of their column types (it generates them
+   * from the types, as `datagen` does): the job skips the per-value check of every row. Default false: rows are
+   * checked and converted as `fromValues` checks its rows. A wrong value then reaches the query unchecked.
+   */
+  readonly validRows?: boolean;
   /** Opens a reader (connect, open files); called when the job starts. */
   createReader(ctx: SourceContext<O>): SourceReader | Promise<SourceReader>;
 }
@@ -260,6 +276,14 @@ export interface SinkDefinition<O extends OptionDecls = OptionDecls> {
    * (`SinkContext.metadata`); without it, such a column is Flink's error.
    */
   readonly metadata?: Readonly<Record<string, DataType>>;
+  /** The same declared per table, from its options (as the `collection` connector's `writable-metadata`); wins over `metadata`. */
+  metadataOf?(table: TableContext<O>): Readonly<Record<string, DataType>>;
+  /**
+   * `"step"`: `write()` also receives the rows of every job step when the step ends, not only full batches of
+   * `sink.batch.max-size` rows, so the rows are visible while the job runs (in-process sinks: print, collection).
+   * Default `"batch"`: rows wait until a batch is full, a checkpoint or the end of input.
+   */
+  readonly handOver?: "batch" | "step";
   /** Opens a writer (connect, create files); called when the job starts. */
   createWriter(ctx: SinkContext<O>): SinkWriter | Promise<SinkWriter>;
 }
@@ -340,6 +364,12 @@ export interface ConnectorDefinition<O extends OptionDecls = OptionDecls> {
   readonly name: string;
   /** The options it reads (framework options such as `sink.batch.max-size` are accepted in addition). */
   readonly options: O;
+  /**
+   * Families of options whose keys are built from the table (Flink's `validateExcept` prefixes): patterns with
+   * one `#` for the variable part, `fields.#.kind` accepts `fields.id.kind`. Such options are accepted and left
+   * to `validate` (read them from `rawOptions`); any other undeclared key is an error listing the valid ones.
+   */
+  readonly optionPatterns?: readonly string[];
   /** Whether the connector reads and writes rows through a format (`format` option); `true` = every known format. */
   readonly formats?: boolean | readonly string[];
   /** Checks across options, after each was parsed (e.g. "either 'table' or 'query'"); throw a ValidationError. */

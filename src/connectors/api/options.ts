@@ -63,9 +63,15 @@ function parseInt(min: number, max: number) {
     const t = text.trim();
     const n = Number(t);
     if (!/^[-+]?\d+$/.test(t) || !Number.isSafeInteger(n)) throw new Error(`must be a whole number, got '${text}'`);
-    if (n < min || n > max) throw new Error(`must be between ${min} and ${max}, got ${n}`);
+    if (n < min || n > max) throw new Error(`must be a whole number ${rangeText(min, max)}, got '${text}'`);
     return n;
   };
+}
+
+/** `≥ 1`, `≤ 9`, `in [1, 9]`: the bounds an int option declared. */
+function rangeText(min: number, max: number): string {
+  if (min !== Number.MIN_SAFE_INTEGER && max !== Number.MAX_SAFE_INTEGER) return `in [${min}, ${max}]`;
+  return min !== Number.MIN_SAFE_INTEGER ? `≥ ${min}` : `≤ ${max}`;
 }
 
 const DURATION_UNITS: Readonly<Record<string, number>> = {

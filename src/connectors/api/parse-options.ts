@@ -12,9 +12,10 @@ export function parseOptions(
   given: ReadonlyMap<string, string>,
   decls: OptionDecls,
   extraKeys: readonly string[] = [],
+  patterns: readonly string[] = [],
 ): Record<string, unknown> {
-  const unknown = [...given.keys()].filter((k) => !Object.hasOwn(decls, k) && !extraKeys.includes(k));
-  const valid = () => [...Object.keys(decls), ...extraKeys].sort();
+  const unknown = [...given.keys()].filter((k) => !Object.hasOwn(decls, k) && !extraKeys.includes(k) && !patterns.some((p) => matchesPattern(p, k)));
+  const valid = () => [...Object.keys(decls), ...extraKeys, ...patterns].sort();
   if (unknown.length > 0) {
     throw new ValidationError(`Unsupported options found for '${connector}' (table '${tableName}').\n\nUnsupported options:\n\n${unknown.sort().join("\n")}\n\nSupported options:\n\n${valid().join("\n")}`);
   }
@@ -34,4 +35,13 @@ export function parseOptions(
     }
   }
   return out;
+}
+
+/** Whether `key` matches `pattern`, whose one `#` stands for a non-empty part (`fields.#.kind`). */
+export function matchesPattern(pattern: string, key: string): boolean {
+  const at = pattern.indexOf("#");
+  if (at < 0) return key === pattern;
+  const pre = pattern.slice(0, at);
+  const post = pattern.slice(at + 1);
+  return key.length > pre.length + post.length && key.startsWith(pre) && key.endsWith(post);
 }

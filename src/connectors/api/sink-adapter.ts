@@ -3,7 +3,7 @@ import { ExecutionError, TableError } from "../../types/errors.js";
 import { KIND_SHORT, type RowKind } from "../../types/row.js";
 import { toJavaString } from "../../types/format.js";
 import type { Committable, ConnectorDefinition, SinkBatch, SinkChangelog, SinkContext, SinkWriter, TableContext } from "./contract.js";
-import { isPromise } from "./source-adapter.js";
+import { andThen, guarded, isPromise, quietly } from "./maybe-async.js";
 
 /** A sink's share of a checkpoint: the id it prepared for and the committables not yet seen committed. */
 interface SinkState {
@@ -51,6 +51,7 @@ export class ApiSinkWriter implements InternalWriter {
   private settled: Promise<void> | undefined;
   private readonly maxSize: number;
   private readonly maxInFlight: number;
+  private readonly stepHandOver: boolean;
   private readonly aborter = new AbortController();
   /** Committables of the checkpoint the job was restored from (committed again when the writer opens). */
   private pending: readonly Committable[] = [];
@@ -69,6 +70,7 @@ export class ApiSinkWriter implements InternalWriter {
     this.maxSize = o["sink.batch.max-size"] as number;
     this.maxInFlight = o["sink.requests.max-inflight"] as number;
     this.batch = { rows: [], kinds: [], first: 1 };
+    this.stepHandOver = def.sink?.handOver === "step";
   }
 
   /** The writer is created on the job's first step, once a restore has handed over its pending committables. */
@@ -81,11 +83,33 @@ export class ApiSinkWriter implements InternalWriter {
     this.started = true;
     const pending = this.pending;
     const ctx: SinkContext = { ...this.table, ...this.layout, changelog: this.changelog, signal: this.aborter.signal, pendingCommittables: pending };
-    this.inFlight++; // opening counts as one request: batches wait behind it
-    this.opening = (async () => {
+    const restored = () => { this.uncommitted = this.uncommitted.filter((c) => !pending.includes(c)); };
+    let created: SinkWriter | Promise<SinkWriter>;
+    try {
+      created = this.def.sink!.createWriter(ctx);
+    } catch (e) {
+      this.setFailure(this.error("cannot open the sink", e));
+      return;
+    }
+    if (!isPromise(created)) {
+      // a writer at hand (in-process sinks): it takes rows in this very step, no Promise
+      const w = created;
+      this.writer = w;
+      let committed: void | Promise<void> = undefined;
+      try {
+        if (pending.length > 0 && w.commit !== undefined) committed = w.commit(pending);
+      } catch (e) {
+        this.setFailure(this.error("commit of the restored checkpoint failed", e));
+        return;
+      }
+      if (!isPromise(committed)) { restored(); return; }
+      this.openWith(committed.then(restored, (e) => { throw this.error("commit of the restored checkpoint failed", e); }));
+      return;
+    }
+    this.openWith((async () => {
       let w: SinkWriter;
       try {
-        w = await this.def.sink!.createWriter(ctx);
+        w = await created;
       } catch (e) {
         throw this.error("cannot open the sink", e);
       }
@@ -93,8 +117,14 @@ export class ApiSinkWriter implements InternalWriter {
       if (pending.length > 0 && w.commit !== undefined) {
         try { await w.commit(pending); } catch (e) { throw this.error("commit of the restored checkpoint failed", e); }
       }
-      this.uncommitted = this.uncommitted.filter((c) => !pending.includes(c));
-    })().then(undefined, (e: TableError) => { this.setFailure(e); })
+      restored();
+    })());
+  }
+
+  /** The opening under way counts as one request: batches wait behind it. */
+  private openWith(opening: Promise<void>): void {
+    this.inFlight++;
+    this.opening = opening.then(undefined, (e: TableError) => { this.setFailure(e); })
       .finally(() => { this.opening = undefined; this.inFlight--; this.settle(); });
   }
 
@@ -113,6 +143,11 @@ export class ApiSinkWriter implements InternalWriter {
     this.queued.push(b);
     this.start();
     this.pump();
+  }
+
+  /** Sinks with `handOver: "step"`: the rows of the step that ended go to the writer now. */
+  endOfStep(): void {
+    if (this.stepHandOver && !this.closeStarted && this.failure === undefined) this.submit();
   }
 
   /** Starts queued batches while fewer than max-inflight writes are pending. */
@@ -146,6 +181,11 @@ export class ApiSinkWriter implements InternalWriter {
     return (this.settled ??= new Promise<void>((r) => { this.wake = r; }));
   }
 
+  /** Undefined when every batch handed over (and the opening) settled, else a Promise until they have. */
+  private writesSettledNow(): void | Promise<void> {
+    return this.inFlight === 0 && (this.queued.length === 0 || this.failure !== undefined) ? undefined : this.writesSettled();
+  }
+
   /** Until every batch handed over (and the opening) settled. */
   private async writesSettled(): Promise<void> {
     while (this.inFlight > 0 || (this.queued.length > 0 && this.failure === undefined)) await this.nextSettlement();
@@ -163,25 +203,29 @@ export class ApiSinkWriter implements InternalWriter {
     if (this.barrierRun?.id === checkpointId) return this.barrierRun.promise;
     this.start();
     this.submit();
-    const promise = this.prepare(checkpointId).then(
-      (committables) => { this.prepared = { id: checkpointId, count: this.count, committables }; this.lastId = checkpointId; },
-      (e) => { this.setFailure(e instanceof TableError ? e : this.error(`checkpoint ${checkpointId} failed`, e)); },
-    ).finally(() => { this.barrierRun = undefined; });
+    const done = (committables: readonly Committable[]) => { this.prepared = { id: checkpointId, count: this.count, committables }; this.lastId = checkpointId; };
+    const failed = (e: unknown) => { this.setFailure(e instanceof TableError ? e : this.error(`checkpoint ${checkpointId} failed`, e)); };
+    let r: readonly Committable[] | Promise<readonly Committable[]>;
+    try { r = this.prepare(checkpointId); } catch (e) { failed(e); throw this.failure; }
+    // a writer whose writes, flush and prepareCommit returned at once is prepared now: the checkpoint is taken in this step
+    if (!isPromise(r)) { done(r); return undefined; }
+    const promise = r.then(done, failed).finally(() => { this.barrierRun = undefined; });
     this.barrierRun = { id: checkpointId, promise };
     return promise;
   }
 
-  private async prepare(checkpointId: number): Promise<readonly Committable[]> {
-    await this.writesSettled();
-    if (this.failure) throw this.failure;
-    const w = this.writer!;
-    try { await w.flush?.(); } catch (e) { throw this.error(`flush for checkpoint ${checkpointId} failed`, e); }
-    if (w.prepareCommit !== undefined) {
-      let c: Committable;
-      try { c = await w.prepareCommit(checkpointId); } catch (e) { throw this.error(`prepareCommit(${checkpointId}) failed`, e); }
-      if (c !== undefined) this.uncommitted.push(c);
-    }
-    return this.uncommitted.slice();
+  private prepare(checkpointId: number): readonly Committable[] | Promise<readonly Committable[]> {
+    return andThen(this.writesSettledNow(), () => {
+      if (this.failure) throw this.failure;
+      const w = this.writer!;
+      return andThen(guarded(() => w.flush?.(), (e) => this.error(`flush for checkpoint ${checkpointId} failed`, e)), () => {
+        if (w.prepareCommit === undefined) return this.uncommitted.slice();
+        return andThen(guarded(() => w.prepareCommit!(checkpointId), (e) => this.error(`prepareCommit(${checkpointId}) failed`, e)), (c) => {
+          if (c !== undefined) this.uncommitted.push(c);
+          return this.uncommitted.slice();
+        });
+      });
+    });
   }
 
   /** The snapshot's share of this sink: the committables its barrier prepared (JSON, stored in the checkpoint). */
@@ -230,39 +274,47 @@ export class ApiSinkWriter implements InternalWriter {
     if (this.closeStarted) return;
     this.closeStarted = true;
     this.start();
-    if (discard) { this.batch = { rows: [], kinds: [], first: this.count + 1 }; this.queued.length = 0; }
+    // a sink that shows rows as the job makes them (handOver "step") shows them up to the failure or cancel too
+    if (discard && !this.stepHandOver) { this.batch = { rows: [], kinds: [], first: this.count + 1 }; this.queued.length = 0; }
+    else if (discard) { if (this.failure === undefined) this.submit(); }
     else if (this.failure === undefined) this.submit();
-    this.done = this.finish(discard).then(() => { this.finished = true; }, (e) => {
-      this.finished = true;
-      this.setFailure(e instanceof TableError ? e : this.error("close failed", e));
-    });
+    const failed = (e: unknown) => { this.finished = true; this.setFailure(e instanceof TableError ? e : this.error("close failed", e)); };
+    let r: void | Promise<void>;
+    try { r = this.finish(discard); } catch (e) { failed(e); return; }
+    // a writer whose hooks all returned at once is closed now; the job need not wait for it
+    if (!isPromise(r)) { this.finished = true; return; }
+    this.done = r.then(() => { this.finished = true; }, failed);
   }
 
-  private async finish(discard: boolean): Promise<void> {
-    await this.writesSettled();
-    while (this.committing !== undefined) await this.committing;
-    const w = this.writer;
-    if (w === undefined) return;
-    if (this.failure !== undefined || discard) {
-      const reason = this.failure ?? new ExecutionError(`${this.where()}: the job was cancelled`);
-      try { await w.abort?.(reason); } catch { /* the job's own error is what it reports */ }
-      try { await w.close(); } catch { /* idem */ }
-      return;
-    }
-    try { await w.flush?.(); } catch (e) { throw this.error("flush failed", e); }
-    // end of input is a final checkpoint (Flink commits the last transaction at the end of a bounded input)
-    if (w.prepareCommit !== undefined) {
-      const id = this.lastId + 1;
-      try {
-        const c = await w.prepareCommit(id);
-        if (c !== undefined) this.uncommitted.push(c);
-      } catch (e) { throw this.error(`prepareCommit(${id}) at end of input failed`, e); }
-    }
-    if (this.uncommitted.length > 0 && w.commit !== undefined) {
-      try { await w.commit(this.uncommitted.slice()); } catch (e) { throw this.error("commit at end of input failed", e); }
-      this.uncommitted = [];
-    }
-    try { await w.close(); } catch (e) { throw this.error("close failed", e); }
+  /** Every write, then every commit under way settled; then abort (failure, cancel) or the final flush, commit and close. */
+  private finish(discard: boolean): void | Promise<void> {
+    return andThen(this.writesSettledNow(), () => andThen(this.commitsSettled(), () => {
+      const w = this.writer;
+      if (w === undefined) return;
+      if (this.failure !== undefined || discard) {
+        const reason = this.failure ?? new ExecutionError(`${this.where()}: the job was cancelled`);
+        return andThen(quietly(() => w.abort?.(reason)), () => quietly(() => w.close()));
+      }
+      return andThen(guarded(() => w.flush?.(), (e) => this.error("flush failed", e)), () => {
+        // end of input is a final checkpoint (Flink commits the last transaction at the end of a bounded input)
+        const id = this.lastId + 1;
+        const prepared = w.prepareCommit === undefined ? undefined : guarded(() => w.prepareCommit!(id), (e) => this.error(`prepareCommit(${id}) at end of input failed`, e));
+        return andThen(prepared, (c) => {
+          if (c !== undefined) this.uncommitted.push(c);
+          const commit = this.uncommitted.length > 0 && w.commit !== undefined ? guarded(() => w.commit!(this.uncommitted.slice()), (e) => this.error("commit at end of input failed", e)) : undefined;
+          return andThen(commit, () => {
+            if (w.commit !== undefined) this.uncommitted = [];
+            return guarded(() => w.close(), (e) => this.error("close failed", e));
+          });
+        });
+      });
+    }));
+  }
+
+  /** Undefined when no commit is under way, else a Promise until none is. */
+  private commitsSettled(): void | Promise<void> {
+    if (this.committing === undefined) return undefined;
+    return (async () => { while (this.committing !== undefined) await this.committing; })();
   }
 
   closing(): Promise<void> | undefined {

@@ -1,6 +1,5 @@
 import { Decimal } from "decimal.js";
 import { ValidationError } from "../../types/errors.js";
-import type { ConnectorTable } from "../connector-spec.js";
 import { type DataType, MAX_LENGTH } from "../../types/data-type.js";
 import { parseDuration } from "./duration.js";
 import { Random } from "./random.js";
@@ -32,10 +31,16 @@ const FLOAT_MAX = 3.4028234663852886e38;
 const FLOAT_MIN = 1.401298464324817e-45;
 const DAY = 86400000;
 
+/** Where the field options come from: a datagen table's name and its options as given (TableContext). */
+export interface DatagenTable {
+  readonly tableName: string;
+  readonly rawOptions: ReadonlyMap<string, string>;
+}
+
 class FieldOptions {
-  constructor(private readonly table: ConnectorTable, readonly field: string) {}
+  constructor(private readonly table: DatagenTable, readonly field: string) {}
   key(o: string): string { return `fields.${this.field}.${o}`; }
-  get(o: string): string | undefined { return this.table.options.get(this.key(o)); }
+  get(o: string): string | undefined { return this.table.rawOptions.get(this.key(o)); }
   fail(o: string, why: string): never {
     throw new ValidationError(`datagen table '${this.table.tableName}': option '${this.key(o)}' ${why}`);
   }
@@ -66,7 +71,7 @@ class FieldOptions {
 }
 
 /** Builds the generator of one physical column. */
-export function fieldGenerator(table: ConnectorTable, name: string, type: DataType, seed: string, clock: () => number): FieldGenerator {
+export function fieldGenerator(table: DatagenTable, name: string, type: DataType, seed: string, clock: () => number): FieldGenerator {
   const f = new FieldOptions(table, name);
   const rng = new Random(`${seed}\u0000${name}`);
   const kind = f.get("kind") ?? "random";
