@@ -1,7 +1,9 @@
 /**
  * W2-MB: W2's `COUNT(*)` per auction with mini-batch (`table.exec.mini-batch.size = 1000`): records fold into
  * their groups as they come; per bundle of 1000 records each touched auction emits one change (`+I` when new,
- * else `-U old` / `+U new`), in order of first touch. The baseline folds the same way by hand.
+ * else `-U old` / `+U new`), in order of first touch. The baseline folds the same way by hand. One phase
+ * (`table.optimizer.agg-phase-strategy = ONE_PHASE`): COUNT can merge, so the default would plan a local and
+ * a global aggregate, whose bundles end elsewhere (docs/semantics.md, "Two phases").
  */
 import { $ } from "../../src/index.js";
 import type { Bid } from "../data.js";
@@ -21,6 +23,7 @@ export const W2MB: Workload = {
     env.getConfig().set("table.exec.mini-batch.enabled", "true");
     env.getConfig().set("table.exec.mini-batch.allow-latency", "1 h");
     env.getConfig().set("table.exec.mini-batch.size", String(BUNDLE));
+    env.getConfig().set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
     return bids.groupBy($("auction")).select($("auction"), $("auction").count().as("cnt"));
   },
   baseline(bids: readonly Bid[], sink: BaselineSink): Map<number, { cnt: number }> {
