@@ -419,7 +419,6 @@ export class FileSourceReader implements SourceReader {
     // read from its offset); the directory's other files, present or new, come after them
     if (this.monitor !== undefined && Array.isArray(p.files)) {
       const assigned = p.files.filter((f): f is string => typeof f === "string");
-      this.monitor.assigned(assigned);
       const known = new Set(assigned);
       this.files = [...assigned, ...this.files.filter((f) => !known.has(f))];
       this.monitor.assigned(this.files);

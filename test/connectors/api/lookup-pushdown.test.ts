@@ -66,6 +66,14 @@ describe("filter pushdown into lookup sources", () => {
     expect(seen.rowsReturned).toBe(4);
   });
 
+  it("a LOOKUP hint shapes the calls and the filters still reach the source", async () => {
+    const { env, seen } = setup("age");
+    const sql = R023.replace("SELECT ", "SELECT /*+ LOOKUP('table'='C', 'async'='false') */ ");
+    expect(env.sqlQuery(sql).explain()).toMatch(/filter=\[age > 30\], changelogMode/);
+    expect(await env.executeSql(sql).toChangelog()).toEqual(R023_ROWS);
+    expect(seen.filters).toEqual([[{ column: "age", op: ">", value: 30 }]]);
+  });
+
   it("without 'filterable-fields' nothing is pushed: the join filters, the rows are the same", async () => {
     const { env, seen } = setup();
     expect(env.sqlQuery(R023).explain()).toMatch(/LookupJoin\(table=\[customers_t\], joinType=\[InnerJoin\], lookup=\[customer_id\], where=\[.*age.*30.*\]\)/);
