@@ -2,7 +2,7 @@ import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "../types/print.js";
 import { type KeyedRow, KIND_SHORT } from "../types/row.js";
-import { insertRowConstructor, rowConverter } from "./row-converter.js";
+import { insertRowConstructor, rowConstructors, rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
@@ -191,6 +191,9 @@ export class TableResult<R extends object = Record<string, unknown>> {
         // a projection / filter over fromValues builds the rows in its own loop (exec/columnar/)
         rowObjects: {
           construct: insertRowConstructor(this.schema),
+          // the operator in front of the result sink builds its output rows with these (collect-sink.ts)
+          constructors: rowConstructors(this.schema),
+          add: (row) => { batch.push(row as KeyedRow<R>); },
           batch: (rows) => {
             if (batch.length === 0) batch = rows as KeyedRow<R>[];
             else for (let i = 0; i < rows.length; i++) batch.push(rows[i] as KeyedRow<R>);
