@@ -160,10 +160,11 @@ export class TableResult<R extends object = Record<string, unknown>> {
 
   /**
    * Typed rows as they are produced; `Row.kindOf(row)` gives each row's kind. Breaking out cancels the job.
-   * The job starts on the first `next()`; rows are handed out from each slice without a generator step per row.
+   * The job starts on the first `next()`. It runs the job of `batches()` and hands out each batch's rows
+   * one by one (an already-resolved promise per row, no generator step per row).
    */
   collect(): AsyncGenerator<KeyedRow<R>, void, undefined> {
-    return new RowIterator(this.slices(), rowConverter<KeyedRow<R>>(this.schema));
+    return new RowIterator(this.rowBatches());
   }
 
   /**

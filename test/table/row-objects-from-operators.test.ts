@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   $, ArgumentTrait, ChangelogMode, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, RowKind, Schema, type Table,
   TableEnvironment, descriptor, tableArg, valueState,
@@ -7,6 +7,8 @@ import { getExecutor, type JobSink } from "../../src/table/executor.js";
 import { rowConstructors, rowConverter } from "../../src/table/row-converter.js";
 import { CollectSinkOperator } from "../../src/exec/operators/collect-sink.js";
 import { OperatorOutput } from "../../src/exec/operator.js";
+import { ALL_KINDS } from "../../src/plan/changelog-mode.js";
+import { ColumnarValuesJob } from "../../src/exec/columnar/columnar-job.js";
 
 // The operator in front of the result sink of batches() / forEachBatch() / toArray() builds its output rows as
 // the consumer's row objects (one object per output row, no positional record copied into one): the group
@@ -130,7 +132,7 @@ describe("group aggregate: output rows built as the consumer's row objects", () 
     const t = env.fromValues(DataTypes.ROW(DataTypes.FIELD("k", DataTypes.STRING()), DataTypes.FIELD("v", DataTypes.INT())),
       Row.of("a", 1), Row.of("b", 2), Row.of("a", 3)).groupBy($("k")).select($("k"), $("v").sum().as("s"));
     expect(await batchLines(t)).toEqual(["+I[a, 4]", "+I[b, 2]"]);
-    const sink = new CollectSinkOperator({ record: () => {} }, { schema: t.node.schema, mode: ChangelogMode.all() });
+    const sink = new CollectSinkOperator({ record: () => {} }, { schema: t.node.schema, mode: ALL_KINDS });
     expect(sink.rowObjectReceiver()).toBeNull();
   });
 
@@ -196,5 +198,40 @@ describe("PTF collect(): output rows built as the consumer's row objects", () =>
     expect(await plan().execute().toChangelog()).toEqual(want);
     expect(await batchLines(plan())).toEqual(want);
     expect(runWithRowObjectSink(plan()).viaRowObject).toEqual(want);
+  });
+});
+
+describe("collect() runs the job of batches()", () => {
+  it("a projection over fromValues runs columnar under collect() too, with the rows of the row job", async () => {
+    const step = vi.spyOn(ColumnarValuesJob.prototype, "step");
+    try {
+      const plan = () => bids().filter($("price").isGreater(4)).select($("auction"), $("price").times(2).as("p2"));
+      const rows: string[] = [];
+      for await (const r of plan().execute().collect()) rows.push(String(r));
+      expect(rows).toEqual(["+I[1, 20]", "+I[2, 10]", "+I[1, 14]", "+I[1, 40]", "+I[2, 10]"]);
+      expect(step).toHaveBeenCalled();
+      expect(await plan().execute().toChangelog()).toEqual(rows);
+    } finally {
+      step.mockRestore();
+    }
+  });
+
+  it("a group aggregate under collect(): its rows come from the operator as row objects, in changelog order", async () => {
+    const plan = () => bids().groupBy($("auction")).select($("auction"), $("price").sum().as("s"));
+    const rows: string[] = [];
+    const result = plan().execute();
+    for await (const r of result.collect()) rows.push(String(r));
+    expect(rows).toEqual(["+I[1, 10]", "+I[2, 5]", "-U[1, 10]", "+U[1, 17]", "-U[1, 17]", "+U[1, 37]", "+I[3, 1]", "-U[2, 5]", "+U[2, 10]"]);
+    expect(result.getMetrics()["Collect.numRecordsIn"]).toBe(9);
+  });
+
+  it("breaking out of collect() after the first row cancels the job (later rows never arrive)", async () => {
+    const result = streaming().fromValues(...Array.from({ length: 10_000 }, (_, i) => Row.of(i % 7, i))).as("k", "v")
+      .groupBy($("k")).select($("k"), $("v").count().as("n")).execute();
+    let seen = 0;
+    for await (const r of result.collect()) { seen++; expect(String(r)).toBe("+I[0, 1]"); break; }
+    expect(seen).toBe(1);
+    // one slice ran (4096 of the 10,000 rows), no more
+    expect(result.getMetrics()["Collect.numRecordsIn"]).toBe(7 + 2 * (4096 - 7));
   });
 });
