@@ -13,6 +13,24 @@ export interface Output {
   endInput(): void;
 }
 
+/**
+ * A receiver of ready-made row objects in place of positional records (the result sink of `batches()`,
+ * collect-sink.ts): `Ck` builds a row of kind k from the record's values as arguments (`new R.C2(v0, v1)`
+ * is the row of `record(2, [v0, v1])`), `add` takes it in place of that record, in order with records
+ * that arrive the usual way. Generated output code that knows its downstream builds the row object once
+ * instead of a record that the sink then copies into a row object (aggregates/downstream.ts).
+ */
+export interface RowObjectReceiver {
+  readonly C0: RowObjectConstructor;
+  readonly C1: RowObjectConstructor;
+  readonly C2: RowObjectConstructor;
+  readonly C3: RowObjectConstructor;
+  add(row: object): void;
+}
+
+/** Builds one row object from the values of a record, as arguments in column order. */
+export type RowObjectConstructor = new (...values: unknown[]) => object;
+
 export interface Operator {
   /** Called once before the first record. */
   open(): void;
@@ -42,6 +60,11 @@ export interface Operator {
    * progress display between slices. Optional.
    */
   stateKeys?(): number;
+  /**
+   * Row objects in place of records on this input, when the operator takes them (RowObjectReceiver);
+   * asked once per edge when the graph is built. Optional: only the result sink has one.
+   */
+  rowObjectReceiver?(input: number): RowObjectReceiver | null;
 }
 
 /**
@@ -55,17 +78,21 @@ export interface Operator {
  * edges of a job with the same source would share their type feedback again.
  *
  * `target` and `input` are public for code that calls the downstream operator itself (aggregates/downstream.ts);
- * an edge does nothing but forward, so calling `target` directly is the same as calling the edge.
+ * an edge does nothing but forward, so calling `target` directly is the same as calling the edge. `rows` is
+ * the target's RowObjectReceiver on this input (null when it takes records only): generated output code
+ * may hand it a row object instead of calling `record`.
  */
 export class OperatorOutput implements Output {
   readonly record: (kind: number, row: unknown[]) => void;
   readonly watermark: (wm: number) => void;
+  readonly rows: RowObjectReceiver | null;
 
   constructor(readonly target: Operator, readonly input: number) {
     if (!Number.isInteger(input) || input < 0) throw new RangeError(`edge input must be a non-negative integer, got ${input}`);
     const edge = edgeFunctions(target, input);
     this.record = edge.record;
     this.watermark = edge.watermark;
+    this.rows = target.rowObjectReceiver?.(input) ?? null;
   }
 
   endInput(): void { this.target.endInput(this.input); }

@@ -29,9 +29,21 @@ export function insertRowConstructor(schema: ResolvedSchema): new (...values: un
   return rowMakers(schema).insert;
 }
 
+type RowConstructor = new (...values: unknown[]) => object;
+
+/**
+ * The schema's row constructors by kind (`new C[k](v0, v1, ...)` is `convert(k, [v0, v1, ...])`): what an
+ * operator in front of the result sink calls from its generated output code, so that an output row is one
+ * object (exec/operators/collect-sink.ts). `[0]` is `insertRowConstructor`.
+ */
+export function rowConstructors(schema: ResolvedSchema): readonly [RowConstructor, RowConstructor, RowConstructor, RowConstructor] {
+  return rowMakers(schema).kinds;
+}
+
 interface RowMakers {
   readonly convert: RowConverter<unknown>;
-  readonly insert: new (...values: unknown[]) => object;
+  readonly insert: RowConstructor;
+  readonly kinds: readonly [RowConstructor, RowConstructor, RowConstructor, RowConstructor];
 }
 
 function rowMakers(schema: ResolvedSchema): RowMakers {
@@ -51,14 +63,17 @@ const MAKERS = new Map<string, RowMakers>();
 const MAX_CACHED = 512;
 
 function generate(names: readonly string[]): RowMakers {
-  const assigns = names.map((n, i) => writeOwnSource("this", n, `v[${i}]`)).join("");
-  const params = names.map((_, i) => `a${i}`);
-  const args = names.map((n, i) => writeOwnSource("this", n, `a${i}`)).join("");
+  const params = names.map((_, i) => `a${i}`).join(",");
+  const assigns = names.map((n, i) => writeOwnSource("this", n, `a${i}`)).join("");
+  const fromRecord = names.map((_, i) => `v[${i}]`).join(",");
+  // one constructor per kind, used by the converter and by operators alike: a consumer's loop sees one
+  // shape per kind, however a row was made
   return codegenFunction("row-converter", "P", `"use strict";
-    function R0(v){${assigns}} function R1(v){${assigns}} function R2(v){${assigns}} function R3(v){${assigns}}
-    function I(${params.join(",")}){${args}}
-    R0.prototype=P[0];R1.prototype=P[1];R2.prototype=P[2];R3.prototype=P[3];I.prototype=P[0];
-    return {convert:function(k,v){return k===0?new R0(v):k===2?new R2(v):k===1?new R1(v):new R3(v);},insert:I};`)(schemaPrototypes(names)) as RowMakers;
+    function I0(${params}){${assigns}} function I1(${params}){${assigns}}
+    function I2(${params}){${assigns}} function I3(${params}){${assigns}}
+    I0.prototype=P[0];I1.prototype=P[1];I2.prototype=P[2];I3.prototype=P[3];
+    return {convert:function(k,v){return k===0?new I0(${fromRecord}):k===2?new I2(${fromRecord}):k===1?new I1(${fromRecord}):new I3(${fromRecord});},
+      insert:I0,kinds:Object.freeze([I0,I1,I2,I3])};`)(schemaPrototypes(names)) as RowMakers;
 }
 
 /**

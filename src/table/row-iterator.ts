@@ -1,5 +1,3 @@
-import type { RowConverter } from "./row-converter.js";
-
 /** Records produced by one slice of a job: kinds and positional values side by side. */
 export interface Slice {
   readonly kinds: number[];
@@ -9,31 +7,32 @@ export interface Slice {
 const DONE: IteratorReturnResult<void> = Object.freeze({ done: true, value: undefined });
 
 /**
- * `TableResult.collect()`'s iterator: hands out the rows of a slice one by one, converting each when it is
- * asked for. An `async *` generator with `yield` per row costs several promises and microtask hops per row
- * (it awaits each yielded value and queues each request), which made `collect()` ~10x slower than the job
- * itself on W0; here a row is one already-resolved promise, and only moving to the next slice awaits the job.
+ * `TableResult.collect()`'s iterator: hands out the rows of each batch one by one. The batches are those of
+ * `batches()` — the row objects are made by the job (by the operator in front of the result sink, or by the
+ * columnar path's own loop) — so `collect()` runs the same job as `batches()` and costs, on top of it, one
+ * already-resolved promise per row; only moving to the next batch awaits the job. An `async *` generator
+ * with `yield` per row would cost several promises and microtask hops per row (it awaits each yielded value
+ * and queues each request).
  *
- * Same contract as the generator it replaces: `return()` (a `break` in `for await`) finishes the slice
- * generator, which cancels the job; a job failure rejects `next()` after the rows of the failing slice,
- * and the iterator is done afterwards. Calls to `next()` that overlap a slice fetch are served in order.
+ * Same contract as such a generator: `return()` (a `break` in `for await`) finishes the batch generator,
+ * which cancels the job; a job failure rejects `next()` after the rows of the failing slice, and the
+ * iterator is done afterwards. Calls to `next()` that overlap a batch fetch are served in order.
  */
 export class RowIterator<T> implements AsyncGenerator<T, void, undefined> {
-  private kinds: number[] = [];
-  private rows: (readonly unknown[])[] = [];
+  private rows: readonly T[] = [];
   private index = 0;
   private finished = false;
-  /** The fetch of the next slice in progress, which later `next()` calls wait behind. */
+  /** The fetch of the next batch in progress, which later `next()` calls wait behind. */
   private pending: Promise<IteratorResult<T, void>> | undefined;
 
-  constructor(private readonly slices: AsyncGenerator<Slice>, private readonly convert: RowConverter<T>) {}
+  constructor(private readonly batches: AsyncGenerator<T[]>) {}
 
   next(): Promise<IteratorResult<T, void>> {
     if (this.pending !== undefined) return this.pending.then(() => this.next(), () => this.next());
     const i = this.index;
     if (i < this.rows.length) {
       this.index = i + 1;
-      return Promise.resolve({ done: false, value: this.convert(this.kinds[i]!, this.rows[i]!) });
+      return Promise.resolve({ done: false, value: this.rows[i]! });
     }
     if (this.finished) return Promise.resolve(DONE);
     const p = this.fetch();
@@ -43,19 +42,18 @@ export class RowIterator<T> implements AsyncGenerator<T, void, undefined> {
     return p;
   }
 
-  /** Reads slices until one has rows (or the job ends) and returns its first row. */
+  /** Reads the next batch (batches are never empty) and returns its first row. */
   private async fetch(): Promise<IteratorResult<T, void>> {
     try {
-      const r = await this.slices.next();
+      const r = await this.batches.next();
       if (r.done) {
         this.finished = true;
         this.rows = [];
         return DONE;
       }
-      this.kinds = r.value.kinds;
-      this.rows = r.value.rows;
+      this.rows = r.value;
       this.index = 1;
-      return { done: false, value: this.convert(this.kinds[0]!, this.rows[0]!) };
+      return { done: false, value: this.rows[0]! };
     } catch (e) {
       this.finished = true;
       this.rows = [];
@@ -66,14 +64,14 @@ export class RowIterator<T> implements AsyncGenerator<T, void, undefined> {
   async return(): Promise<IteratorResult<T, void>> {
     this.finished = true;
     this.rows = [];
-    await this.slices.return(undefined);
+    await this.batches.return(undefined);
     return DONE;
   }
 
   async throw(e?: unknown): Promise<IteratorResult<T, void>> {
     this.finished = true;
     this.rows = [];
-    await this.slices.return(undefined);
+    await this.batches.return(undefined);
     throw e;
   }
 

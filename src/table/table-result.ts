@@ -2,7 +2,7 @@ import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "../types/print.js";
 import { type KeyedRow, KIND_SHORT } from "../types/row.js";
-import { insertRowConstructor, rowConverter } from "./row-converter.js";
+import { insertRowConstructor, rowConstructors, rowConverter } from "./row-converter.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
@@ -160,10 +160,11 @@ export class TableResult<R extends object = Record<string, unknown>> {
 
   /**
    * Typed rows as they are produced; `Row.kindOf(row)` gives each row's kind. Breaking out cancels the job.
-   * The job starts on the first `next()`; rows are handed out from each slice without a generator step per row.
+   * The job starts on the first `next()`. It runs the job of `batches()` and hands out each batch's rows
+   * one by one (an already-resolved promise per row, no generator step per row).
    */
   collect(): AsyncGenerator<KeyedRow<R>, void, undefined> {
-    return new RowIterator(this.slices(), rowConverter<KeyedRow<R>>(this.schema));
+    return new RowIterator(this.rowBatches());
   }
 
   /**
@@ -191,6 +192,9 @@ export class TableResult<R extends object = Record<string, unknown>> {
         // a projection / filter over fromValues builds the rows in its own loop (exec/columnar/)
         rowObjects: {
           construct: insertRowConstructor(this.schema),
+          // the operator in front of the result sink builds its output rows with these (collect-sink.ts)
+          constructors: rowConstructors(this.schema),
+          add: (row) => { batch.push(row as KeyedRow<R>); },
           batch: (rows) => {
             if (batch.length === 0) batch = rows as KeyedRow<R>[];
             else for (let i = 0; i < rows.length; i++) batch.push(rows[i] as KeyedRow<R>);

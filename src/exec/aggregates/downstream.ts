@@ -1,4 +1,4 @@
-import { type Operator, OperatorOutput, type Output } from "../operator.js";
+import { type Operator, OperatorOutput, type Output, type RowObjectReceiver } from "../operator.js";
 
 /** What generated code hands its output to: a downstream operator, or an adapter to any Output. */
 export type Downstream = Pick<Operator, "processElement" | "processWatermark">;
@@ -21,6 +21,12 @@ export type Downstream = Pick<Operator, "processElement" | "processWatermark">;
 export class DirectOutput {
   target: Downstream;
   input = 0;
+  /**
+   * The downstream operator's row-object receiver (the result sink of `batches()`), null when it takes
+   * records only or before the first record: the generated code then builds each output row as the row
+   * object itself (`emitSource`), not as a record the sink copies into one.
+   */
+  rows: RowObjectReceiver | null = null;
 
   constructor(private readonly owner: { readonly out: Output }) {
     this.target = new Resolver(this);
@@ -32,11 +38,25 @@ export class DirectOutput {
     if (out instanceof OperatorOutput) {
       this.target = out.target;
       this.input = out.input;
+      this.rows = out.rows;
     } else {
       this.target = new OutputAdapter(out);
       this.input = 0;
+      this.rows = null;
     }
   }
+}
+
+/**
+ * Source text that emits one output record of kind `kind` with the values `values` (JavaScript expressions,
+ * evaluated once) through the DirectOutput `D`: a row object built by the receiver's constructor for that
+ * kind when the downstream takes row objects, else the record as an array literal of the query's shape
+ * for the downstream operator. The receiver is known from the first record on (before it, `D.rows` is
+ * null and the Resolver delivers the record), and the two forms give the consumer the same row.
+ */
+export function emitSource(kind: 0 | 1 | 2 | 3, values: readonly string[]): string {
+  const vs = values.join(",");
+  return `{const R=D.rows;if(R===null)D.target.processElement(D.input,${kind},[${vs}]);else R.add(new R.C${kind}(${vs}));}`;
 }
 
 /** The target before the first record or watermark: resolves, then delivers. */

@@ -5,7 +5,7 @@ import type { Output } from "../operator.js";
 import { errorWithRow } from "../operators/row-error.js";
 import { AggregateLayout, type AggregateOptions } from "./aggregate-layout.js";
 import { argumentReads } from "./argument-code.js";
-import type { DirectOutput } from "./downstream.js";
+import { type DirectOutput, emitSource } from "./downstream.js";
 import type { GroupColumns } from "./group-columns.js";
 import { compileKeys } from "./key-code.js";
 import type { KeyIndex } from "./key-index.js";
@@ -83,8 +83,8 @@ export function compileGroupAggregate(
   const vals = layout.values(ctx);
   const before = vals.map((_v, i) => `b${i}`);
   const after = vals.map((_v, i) => `v${i}`);
-  // output rows as array literals of this query's shape
-  const emit = (kind: number, values: readonly string[]) => `D.target.processElement(D.input,${kind},[${[...key.columns, ...values].join(",")}]);`;
+  // output rows as array literals of this query's shape, or as the consumer's row objects (downstream.ts)
+  const emit = (kind: 0 | 1 | 2 | 3, values: readonly string[]) => emitSource(kind, [...key.columns, ...values]);
   const vars = [...key.vars, ...args.vars];
 
   let body = `${ctx.tempDeclarations()}${vars.length > 0 ? `let ${vars.join(",")};` : ""}`
@@ -159,7 +159,7 @@ function miniBatchCode(
   body += `try{${update}}catch(e){throw E(e,kind,r);}`
     + "if(B.records>=B.spec.size||((B.records&127)===0&&B.due()))flush();";
   const keyCols = key.columns.map((_c, i) => `K[${i}]`);
-  const emitRow = (kind: number, values: readonly string[]) => `D.target.processElement(D.input,${kind},[${[...keyCols, ...values].join(",")}]);`;
+  const emitRow = (kind: 0 | 1 | 2 | 3, values: readonly string[]) => emitSource(kind, [...keyCols, ...values]);
   const before = vals.map((_v, i) => `b${i}`);
   const after = vals.map((_v, i) => `v${i}`);
   const flush = `function flush(){const m=B.gids.length;if(m===0){B.records=0;return;}${layout.prelude("S")}`

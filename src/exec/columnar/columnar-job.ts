@@ -11,10 +11,16 @@ import type { ColumnarCalc, InsertRowConstructor } from "./columnar-calc.js";
  * A consumer of row objects that makes them itself: `construct` builds an insert row from the column values
  * (as arguments, in column order); `batch` receives a slice's rows. The columnar path calls the constructor
  * from its own generated loop, so a row costs one object, as a hand-written loop's does.
+ *
+ * A row job uses the same constructors: `constructors[k]` builds a row of kind k; the result sink
+ * (collect-sink.ts) lets the operator in front of it build its output rows with them and hand each to
+ * `add`, in order with the records that reach `record`.
  */
 export interface RowObjectSink {
   readonly construct: InsertRowConstructor;
+  readonly constructors: readonly [InsertRowConstructor, InsertRowConstructor, InsertRowConstructor, InsertRowConstructor];
   batch(rows: object[]): void;
+  add(row: object): void;
 }
 
 /**

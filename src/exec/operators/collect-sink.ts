@@ -6,7 +6,8 @@ import type { ResolvedSchema } from "../../types/resolved-schema.js";
 import { growFloat64 } from "../aggregates/accumulator.js";
 import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import type { MetricGroup } from "../metrics.js";
-import { BaseOperator } from "../operator.js";
+import { BaseOperator, type RowObjectConstructor, type RowObjectReceiver } from "../operator.js";
+import type { RowObjectSink } from "../columnar/columnar-job.js";
 
 /**
  * The end of a job: hands every record to the consumer of the TableResult.
@@ -20,14 +21,26 @@ export class CollectSinkOperator extends BaseOperator {
   /** Records received (`Collect.numRecordsIn`); with `materialize`, changelog records before materializing. */
   private recordsIn = 0;
   private readonly table: MaterializedRows | undefined;
+  /** Row objects straight from the operator in front (a sink that makes row objects, no materializing). */
+  private readonly rows: RowObjectDelivery | null;
 
   constructor(private readonly sink: JobSink, materialize?: { readonly schema: ResolvedSchema; readonly mode: ChangelogMode }) {
     super(1);
     if (materialize) this.table = new MaterializedRows(materialize.schema, materialize.mode);
+    this.rows = this.table === undefined && sink.rowObjects !== undefined ? new RowObjectDelivery(sink.rowObjects) : null;
   }
 
   setMetrics(group: MetricGroup): void {
-    group.gauge("numRecordsIn", () => this.recordsIn);
+    group.gauge("numRecordsIn", () => this.recordsIn + (this.rows?.count ?? 0));
+  }
+
+  /**
+   * The consumer's row objects, when it makes them (`batches()`, `forEachBatch()`, `toArray()`) and the
+   * changelog reaches it as it is: the operator in front builds each output row once, with the consumer's
+   * constructor, instead of a positional record that is then copied into a row object.
+   */
+  rowObjectReceiver(): RowObjectReceiver | null {
+    return this.rows;
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
@@ -43,6 +56,24 @@ export class CollectSinkOperator extends BaseOperator {
   protected override onEndOfInput(): void {
     if (this.table) this.table.forEach((row) => this.sink.record(Kind.INSERT, row));
     this.ended = true;
+  }
+}
+
+/** Hands row objects to the sink and counts them (`Collect.numRecordsIn`). */
+class RowObjectDelivery implements RowObjectReceiver {
+  readonly C0: RowObjectConstructor;
+  readonly C1: RowObjectConstructor;
+  readonly C2: RowObjectConstructor;
+  readonly C3: RowObjectConstructor;
+  count = 0;
+
+  constructor(private readonly sink: RowObjectSink) {
+    [this.C0, this.C1, this.C2, this.C3] = sink.constructors;
+  }
+
+  add(row: object): void {
+    this.count++;
+    this.sink.add(row);
   }
 }
 

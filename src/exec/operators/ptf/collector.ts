@@ -106,7 +106,11 @@ export function makeCollector(spec: CollectorSpec): CollectFn {
   const tc = spec.timeColumn ?? -1;
   // eval output carries the row's time, timer output the timer's (t)
   const time = tc >= 0 ? [`t===undefined?(r[${tc}]??h.nullTime(r)):t`] : [];
-  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}${allowed === 1 ? "if(k!==0)h.badKind(k);" : `if(((${allowed}>>k)&1)===0)h.badKind(k);`}${checks}out.record(k,[${[...prefix, ...xs, ...time].join(",")}]);`;
+  const vs = [...prefix, ...xs, ...time].join(",");
+  // the result sink of batches() takes the row object itself (OperatorOutput.rows): one object per output row
+  const rowObject = allowed === 1 ? `new R.C0(${vs})` : `k===0?new R.C0(${vs}):k===2?new R.C2(${vs}):k===1?new R.C1(${vs}):new R.C3(${vs})`;
+  const emit = `const R=out.rows;if(R==null)out.record(k,[${vs}]);else R.add(${rowObject});`;
+  const body = `let k=0${n > 0 ? "," + xs.join(",") : ""};${read}${allowed === 1 ? "if(k!==0)h.badKind(k);" : `if(((${allowed}>>k)&1)===0)h.badKind(k);`}${checks}${emit}`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return codegenFunction("ptf-collector", "h", `"use strict";return function collect(v,r,out,t){${body}};`)(h) as CollectFn;
 }
