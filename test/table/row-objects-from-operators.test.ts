@@ -107,7 +107,7 @@ describe("group aggregate: output rows built as the consumer's row objects", () 
     const mb = () => {
       const t = plan();
       t.env.getConfig().set("table.exec.mini-batch.enabled", "true").set("table.exec.mini-batch.allow-latency", "1 h")
-        .set("table.exec.mini-batch.size", "4");
+        .set("table.exec.mini-batch.size", "4").set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
       return t;
     };
     // bundles of 4 records: (1,10) (2,5) (1,7) (1,20) fold into one +I per auction; (3,1) (2,5) end with the input
