@@ -4,7 +4,7 @@ import { ValidationError } from "../types/errors.js";
 import { withCodegenNames } from "../expressions/codegen.js";
 import type { JobSettings, JobSink } from "./job-contract.js";
 import { type ChangelogMode, deriveChangelogMode, isInsertOnly } from "../plan/changelog-mode.js";
-import { type PlanNode, inputsOf } from "../plan/nodes.js";
+import { type PlanNode, countConsumers } from "../plan/nodes.js";
 import { type BaseOperator, BroadcastOutput, type Operator, type Output } from "./operator.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
@@ -80,13 +80,7 @@ export function buildJobGraph(
 function buildGraph(
   root: PlanNode, settings: JobSettings, sink: JobSink, factories: OperatorTable, resolveFunction?: FunctionResolver,
 ): JobGraph {
-  const consumers = new Map<PlanNode, number>();
-  const count = (n: PlanNode) => {
-    const c = consumers.get(n) ?? 0;
-    consumers.set(n, c + 1);
-    if (c === 0) for (const i of inputsOf(n)) count(i);
-  };
-  count(root);
+  const consumers = countConsumers(root);
 
   const modes = new Map<PlanNode, ChangelogMode>();
   const sources: SourceEntry[] = [];

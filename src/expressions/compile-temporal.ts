@@ -192,12 +192,7 @@ function compileFromUnixtime(node: CallNode, args: Compiled[], ctx: CodegenConte
   const w = where(ctx, node);
   const format = args[1] === undefined ? DEFAULT_DATETIME_PATTERN : literalString(node.args[1]);
   if (format !== undefined) {
-    let tokens;
-    try {
-      tokens = parseDatetimePattern(format);
-    } catch (e) {
-      throw new ValidationError(`${(e as Error).message} in ${nodeToString(node)}`);
-    }
+    const tokens = literalPattern(node, format);
     const t = ctx.constant(tokens);
     return { type, src: nullSafe(ctx, [args[0]!], ([s]) => `h.fromUnixtime(${s},${t},${w})`) };
   }
@@ -224,15 +219,19 @@ function compileUnixTimestamp(node: CallNode, args: Compiled[], ctx: CodegenCont
   const w = where(ctx, node);
   const format = args[1] === undefined ? DEFAULT_DATETIME_PATTERN : literalString(node.args[1]);
   if (format !== undefined) {
-    let tokens;
-    try {
-      tokens = parseDatetimePattern(format);
-    } catch (e) {
-      throw new ValidationError(`${(e as Error).message} in ${nodeToString(node)}`);
-    }
+    const tokens = literalPattern(node, format);
     return { type, src: nullSafe(ctx, [args[0]!], ([s]) => `h.unixTimestamp(${s},${ctx.constant(tokens)},${ctx.constant(format)},${w})`) };
   }
   return { type, src: nullSafe(ctx, args, ([s, f]) => `h.unixTimestampText(${s},${f},${w})`) };
+}
+
+/** A literal Java date-time pattern parsed at compile time; a bad one is a ValidationError naming the call. */
+function literalPattern(node: CallNode, format: string): ReturnType<typeof parseDatetimePattern> {
+  try {
+    return parseDatetimePattern(format);
+  } catch (e) {
+    throw new ValidationError(`${(e as Error).message} in ${nodeToString(node)}`);
+  }
 }
 
 export const TEMPORAL_BUILTINS: readonly BuiltinFunction[] = [

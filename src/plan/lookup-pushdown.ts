@@ -1,5 +1,5 @@
 import type { CallNode, ExprNode } from "../expressions/node.js";
-import { type FilterNode, type LookupJoinNode, type PlanNode, copyNode, inputsOf, withInputs } from "./nodes.js";
+import { type FilterNode, type LookupJoinNode, type PlanNode, copyNode, countConsumers, inputsOf, withInputs } from "./nodes.js";
 import { type PushedFilter, isLookupFilterSupport } from "./pushed-filter.js";
 import { type FilterColumn, splitAnd, toPushed } from "./pushdown.js";
 
@@ -15,13 +15,7 @@ import { type FilterColumn, splitAnd, toPushed } from "./pushdown.js";
  * with and without pushdown; `explain()` shows the pushed filters (`filter=[age > 30]`).
  */
 export function pushIntoLookups(root: PlanNode): PlanNode {
-  const consumers = new Map<PlanNode, number>();
-  const count = (n: PlanNode) => {
-    const c = consumers.get(n) ?? 0;
-    consumers.set(n, c + 1);
-    if (c === 0) for (const i of inputsOf(n)) count(i);
-  };
-  count(root);
+  const consumers = countConsumers(root);
   const done = new Map<PlanNode, PlanNode>();
   const visit = (n: PlanNode): PlanNode => {
     const hit = done.get(n);

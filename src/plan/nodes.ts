@@ -184,3 +184,18 @@ export function withInputs(node: PlanNode, inputs: readonly PlanNode[]): PlanNod
 export function unhandled(node: never): never {
   throw new Error(`unhandled plan node kind ${(node as { kind: string }).kind}`);
 }
+
+/**
+ * How many nodes read each node of the plan (the root counts once): a node read more than once is shared, and
+ * rewrites (pushdown) and the job graph (fan-out) must keep it one node.
+ */
+export function countConsumers(root: PlanNode): Map<PlanNode, number> {
+  const consumers = new Map<PlanNode, number>();
+  const count = (n: PlanNode) => {
+    const c = consumers.get(n) ?? 0;
+    consumers.set(n, c + 1);
+    if (c === 0) for (const i of inputsOf(n)) count(i);
+  };
+  count(root);
+  return consumers;
+}

@@ -1,7 +1,7 @@
 import type { CallNode, ExprNode } from "../expressions/node.js";
 import type { DataType } from "../types/data-type.js";
 import { ResolvedSchema } from "../types/resolved-schema.js";
-import { type FilterNode, type PlanNode, type SourceScanNode, copyNode, inputsOf, withInputs } from "./nodes.js";
+import { type FilterNode, type PlanNode, type SourceScanNode, copyNode, countConsumers, inputsOf, withInputs } from "./nodes.js";
 import type { PushdownSupport, PushedFilter } from "./pushed-filter.js";
 
 /**
@@ -16,13 +16,7 @@ import type { PushdownSupport, PushedFilter } from "./pushed-filter.js";
  *   and nothing is filtered below a watermark declaration (the watermarks would change).
  */
 export function pushIntoScans(root: PlanNode, support: (scan: SourceScanNode) => PushdownSupport | undefined): PlanNode {
-  const consumers = new Map<PlanNode, number>();
-  const count = (n: PlanNode) => {
-    const c = consumers.get(n) ?? 0;
-    consumers.set(n, c + 1);
-    if (c === 0) for (const i of inputsOf(n)) count(i);
-  };
-  count(root);
+  const consumers = countConsumers(root);
   const done = new Map<PlanNode, PlanNode>();
   const visit = (n: PlanNode): PlanNode => {
     const hit = done.get(n);
