@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   $, Cumulate, DataTypes, Row, Schema, Session, Slide, TableEnvironment, Tumble, ValidationError, ExecutionError, lit,
 } from "../../src/index.js";
-import { at, counter, drive, ev, events } from "./support.js";
+import { BACKENDS, BACKEND_NAMES, at, counter, drive, ev, events } from "./support.js";
 
 
-describe("tumbling windows", () => {
+describe.each(BACKEND_NAMES)("tumbling windows (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("fire when the watermark passes their end, drop and count late rows, and flush at end of input", () => {
     const t = env.fromValues(events,
@@ -21,7 +22,7 @@ describe("tumbling windows", () => {
     const w = t.window(Tumble.over(lit(2).seconds()).on($("ts")).as("w"))
       .groupBy($("k"), $("w"))
       .select($("k"), $("w").start().as("s"), $("w").end().as("e"), $("v").count().as("n"), $("v").sum().as("total"));
-    const { steps, operators } = drive(w);
+    const { steps, operators } = drive(w, backend);
     expect(steps).toEqual([
       [], [], [], [],
       ["+I[a, 1970-01-01T00:00, 1970-01-01T00:00:02, 2, 4]", "+I[b, 1970-01-01T00:00, 1970-01-01T00:00:02, 1, 2]"],
@@ -36,7 +37,7 @@ describe("tumbling windows", () => {
   it("fires exactly when the watermark reaches end - 1 ms, not before", () => {
     const t = env.fromValues(events, ev("a", 1, 0), ev("a", 2, 2.998), ev("a", 3, 2.999), ev("a", 4, 3.0));
     const { steps } = drive(t.window(Tumble.over(lit(2).seconds()).on($("ts")).as("w"))
-      .groupBy($("w")).select($("v").sum().as("total"), $("w").end().as("e")));
+      .groupBy($("w")).select($("v").sum().as("total"), $("w").end().as("e")), backend);
     // watermarks: -1, 1.998, 1.999 (= end of [0, 2) - 1 ms: fires), 2.0
     expect(steps).toEqual([[], [], ["+I[1, 1970-01-01T00:00:02]"], ["+I[9, 1970-01-01T00:00:04]"]]);
   });
@@ -76,8 +77,9 @@ describe("tumbling windows", () => {
   });
 });
 
-describe("sliding windows", () => {
+describe.each(BACKEND_NAMES)("sliding windows (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("assign a row to every window containing it; a late row still counts in the windows not yet fired", () => {
     const t = env.fromValues(events,
@@ -89,7 +91,7 @@ describe("sliding windows", () => {
     );
     const { steps, operators } = drive(t.window(Slide.over(lit(4).seconds()).every(lit(2).seconds()).on($("ts")).as("w"))
       .groupBy($("w"), $("k"))
-      .select($("k"), $("w").start().as("s"), $("v").sum().as("total")));
+      .select($("k"), $("w").start().as("s"), $("v").sum().as("total")), backend);
     expect(steps).toEqual([
       [],
       ["+I[a, 1969-12-31T23:59:58, 1]"],
@@ -155,8 +157,9 @@ describe("session windows", () => {
   });
 });
 
-describe("cumulating windows", () => {
+describe.each(BACKEND_NAMES)("cumulating windows (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("emit growing windows of a cycle as each step completes", () => {
     const t = env.fromValues(events,
@@ -167,7 +170,7 @@ describe("cumulating windows", () => {
       ev("a", 16, 4.5), // wm 3.5: [0, 3) fires
     );
     const { steps, operators } = drive(t.window(Cumulate.over(lit(3).seconds()).step(lit(1).seconds()).on($("ts")).as("w"))
-      .groupBy($("w")).select($("w").start().as("s"), $("w").end().as("e"), $("v").sum().as("total")));
+      .groupBy($("w")).select($("w").start().as("s"), $("w").end().as("e"), $("v").sum().as("total")), backend);
     expect(steps).toEqual([
       [], [],
       ["+I[1970-01-01T00:00, 1970-01-01T00:00:01, 1]", "+I[1970-01-01T00:00, 1970-01-01T00:00:02, 3]"],

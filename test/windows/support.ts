@@ -4,16 +4,30 @@ import type { Operator } from "../../src/exec/operator.js";
 import { DataTypes, Row, Schema, type Table } from "../../src/index.js";
 import { KIND_SHORT } from "../../src/types/row.js";
 import { toJavaString } from "../../src/types/format.js";
+import { stateBackendFor } from "../../src/exec/state/backend-options.js";
+
+/**
+ * The state backends window tests run on: in memory, and on disk with a write-back cache of two values, so
+ * that the windows' groups go through the database all the time.
+ */
+export const BACKENDS = {
+  hashmap: {},
+  disk: { "state.backend.type": "disk", "state.backend.cache-size": "2" },
+} as const satisfies Record<string, Record<string, string>>;
+export type BackendName = keyof typeof BACKENDS;
+export const BACKEND_NAMES = Object.keys(BACKENDS) as BackendName[];
 
 /**
  * Runs a table's job by hand, one source record at a time, and records which rows came out after each
  * input record (the last step also holds what end of input flushed). Exposes the operators so that tests
- * can read their counters (late rows dropped).
+ * can read their counters (late rows dropped). `backend`: the state backend (BACKENDS), in memory by default.
  */
-export function drive(table: Table<object>): { steps: string[][]; operators: Operator[] } {
+export function drive(table: Table<object>, backend: BackendName = "hashmap"): { steps: string[][]; operators: Operator[] } {
   const types = table.getResolvedSchema().types;
   let current: string[] = [];
-  const graph = buildJobGraph(table.node, { batch: false, config: new Map(), clock: () => 0, resolveFunction: table.env.planContext().resolveFunction }, {
+  const config = new Map<string, string>(Object.entries(BACKENDS[backend]));
+  const stateBackend = stateBackendFor(config);
+  const graph = buildJobGraph(table.node, { batch: false, config, clock: () => 0, resolveFunction: table.env.planContext().resolveFunction, stateBackend }, {
     record: (k, v) => { current.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
   }, OPERATORS, table.env.planContext().resolveFunction);
   for (const op of graph.operators) op.open();
@@ -26,6 +40,7 @@ export function drive(table: Table<object>): { steps: string[][]; operators: Ope
       if (r === "end") break;
     }
   }
+  stateBackend.dispose();
   return { steps, operators: graph.operators };
 }
 

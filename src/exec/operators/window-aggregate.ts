@@ -7,6 +7,19 @@ import type { KeyCode } from "../aggregates/key-code.js";
 import { EventTimeOperator } from "../windows/event-time-operator.js";
 import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../time/processing-time-service.js";
 import { type WindowHost, type WindowState, compileWindowAggregate } from "../windows/window-code.js";
+import { type WindowGroup, SpillingWindowIndex, WindowGroupStore, parseGroupKey } from "../windows/window-group-store.js";
+import { isStoreFiles, type StateBackend, type StoreFiles } from "../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../state/snapshot-store.js";
+
+/** A window in a snapshot: inline groups in arrival order (both backends), or with the disk backend's files their count. */
+interface WindowSnapshot {
+  start: number;
+  end: number;
+  groups?: { keys: unknown[]; state: unknown }[];
+  /** With store files: the window's group count and next arrival number. */
+  count?: number;
+  next?: number;
+}
 
 /**
  * Group-window aggregation for windows at fixed positions on the time axis: TUMBLE, SLIDE (hop) and
@@ -23,7 +36,9 @@ import { type WindowHost, type WindowState, compileWindowAggregate } from "../wi
  * accumulator updates (AggregateLayout; built-in ones as typed-array updates). Firing is generated too,
  * building output rows as array literals of this query's shape. State: per open window a key index
  * (KeyIndex: a numeric key costs a 12-byte hash slot) and the accumulators' columns (GroupColumns),
- * indexed by a per-window dense group id; nothing is allocated per record.
+ * indexed by a per-window dense group id; nothing is allocated per record. On the disk backend those columns
+ * are a bounded cache in front of the backend's stores (windows/window-group-store.ts): the generated code
+ * is the same, each window's key index loads and gives away groups behind it.
  *
  * A key or argument expression — or an accumulator — that fails on a record fails the job with the record
  * named (row-error.ts); nothing is emitted while a record is assigned, so every such error is the record's.
@@ -56,8 +71,10 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
   private timers: ProcessingTimeService | undefined;
   /** Processing-time mode: the last watermark forwarded. */
   private forwarded = -Infinity;
+  /** The windows' groups in the backend's stores (`state.backend.type = disk`), else undefined. */
+  private readonly store: WindowGroupStore | undefined;
 
-  constructor(node: WindowAggregateNode, resolveFunction?: FunctionResolver, options: AggregateOptions = {}) {
+  constructor(node: WindowAggregateNode, resolveFunction?: FunctionResolver, options: AggregateOptions = {}, backend?: StateBackend) {
     const w = node.window;
     const timeIndex = node.input.schema.indexOf(w.timeColumn);
     super(timeIndex, `window '${w.alias}' on column '${w.timeColumn}'`);
@@ -79,6 +96,9 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
       this.processElement = code.processElement;
     }
     this.emitWindow = code.emitWindow;
+    this.store = backend?.cacheSize !== undefined
+      ? new WindowGroupStore(backend, code.layout, code.key, backend.cacheSize, `WindowAggregate.${w.type}`)
+      : undefined;
   }
 
   bindProcessingTime(service: ProcessingTimeService): void {
@@ -119,7 +139,8 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
   private openWindow(start: number, end: number): WindowState {
     // a fired window's arrays are left to the GC rather than pooled: a pool would hold a second window's
     // worth of memory for the whole job to save a few array doublings per window
-    const w: WindowState = { start, end, keys: this.key.newIndex(), cols: this.layout.newColumns() };
+    const cols = this.layout.newColumns();
+    const w: WindowState = { start, end, keys: this.store !== undefined ? this.store.newIndex(end, cols) : this.key.newIndex(), cols };
     this.windows.set(end, w);
     const ends = this.ends;
     let i = ends.length;
@@ -142,40 +163,95 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
     const ends = this.ends;
     while (ends.length > 0 && ends[0]! - 1 <= wm) {
       const w = this.windows.get(ends.shift()!)!;
-      // groups in order of creation: gids are dense per window and never reused
-      this.emitWindow(w);
+      // groups in order of creation: gids are dense per window and never reused (on disk: arrival numbers)
+      if (this.store !== undefined) this.store.fire(w.keys as SpillingWindowIndex, w.start, this.emitWindow);
+      else this.emitWindow(w);
       this.windows.delete(w.end);
       if (this.last === w) this.last = undefined;
     }
   }
 
+  /**
+   * `{ windows: [{ start, end, groups: [{ keys, state }] }], numLateRecordsDropped }`, groups in arrival order —
+   * the same on both backends — or, on the disk backend during a checkpoint or savepoint, the windows with
+   * their counts and the files of the two stores (`groups`, `index`).
+   */
   override snapshotState(): unknown {
-    const windows: { start: number; end: number; groups: { keys: unknown[]; state: unknown }[] }[] = [];
+    const store = this.store;
+    const windows: WindowSnapshot[] = [];
+    let files: { groups: StoreFiles; index: StoreFiles } | undefined;
+    if (store !== undefined) {
+      store.writeBack();
+      const groups = storeSnapshot(store.groups);
+      if (groups !== undefined) files = { groups, index: storeSnapshot(store.index)! };
+    }
     for (const end of this.ends) {
       const w = this.windows.get(end)!;
+      if (files !== undefined) {
+        const idx = w.keys as SpillingWindowIndex;
+        windows.push({ start: w.start, end: w.end, count: idx.size, next: idx.next });
+        continue;
+      }
       const groups: { keys: unknown[]; state: unknown }[] = [];
-      w.keys.forEachGroup((gid, key) => groups.push({ keys: w.keys.valuesOf(key), state: this.layout.snapshot(w.cols, gid) }));
+      if (store !== undefined && (w.keys as SpillingWindowIndex).spilled) {
+        for (const [, e] of store.groups.prefixEntries(`${end}/`)) groups.push({ keys: e.keys, state: { rows: e.rows, accs: e.accs } });
+      } else {
+        w.keys.forEachGroup((gid, key) => groups.push({ keys: w.keys.valuesOf(key), state: this.layout.snapshot(w.cols, gid) }));
+      }
       windows.push({ start: w.start, end: w.end, groups });
     }
+    const base = files !== undefined ? { windows, ...files } : { windows };
     return this.procTime
-      ? { windows, numLateRecordsDropped: this.numLateRecordsDropped, procTime: this.currentWatermark }
-      : { windows, numLateRecordsDropped: this.numLateRecordsDropped };
+      ? { ...base, numLateRecordsDropped: this.numLateRecordsDropped, procTime: this.currentWatermark }
+      : { ...base, numLateRecordsDropped: this.numLateRecordsDropped };
   }
 
+  /** Restores a snapshot of either backend on either backend (inline groups or the disk backend's files). */
   override restoreState(state: unknown): void {
-    const s = state as { windows: { start: number; end: number; groups: { keys: unknown[]; state: unknown }[] }[]; numLateRecordsDropped: number };
+    const s = state as { windows: WindowSnapshot[]; numLateRecordsDropped: number; groups?: StoreFiles; index?: StoreFiles };
     this.numLateRecordsDropped = s.numLateRecordsDropped;
     // processing time fired up to survives a restore (event time restarts without a watermark, as in Flink)
     const fired = (state as { procTime?: number }).procTime;
     if (this.procTime && typeof fired === "number") this.currentWatermark = fired;
+    const store = this.store;
+    if (isStoreFiles(s.groups)) {
+      if (store !== undefined) {
+        restoreStore(s.groups, store.groups, undefined, (e) => e, 0);
+        restoreStore(s.index, store.index, undefined, (e) => e, 0);
+        for (const sw of s.windows) (this.openWindow(sw.start, sw.end).keys as SpillingWindowIndex).restoredFromFiles(sw.count ?? 0, sw.next ?? 0);
+        return;
+      }
+      // the hashmap backend reads the files' groups back into the inline form, each window's in arrival order
+      const read = new Map<unknown, unknown>();
+      restoreStore(s.groups, read, undefined, (e) => e, 0);
+      const byWindow = new Map<number, [number, WindowGroup][]>();
+      for (const [k, e] of read) {
+        const [end, seq] = parseGroupKey(k as string);
+        let list = byWindow.get(end);
+        if (list === undefined) byWindow.set(end, list = []);
+        list.push([seq, e as WindowGroup]);
+      }
+      for (const sw of s.windows) {
+        sw.groups = (byWindow.get(sw.end) ?? []).sort((a, b) => a[0] - b[0]).map(([, e]) => ({ keys: e.keys, state: { rows: e.rows, accs: e.accs } }));
+      }
+    }
     for (const sw of s.windows) {
       const w = this.openWindow(sw.start, sw.end);
-      for (const g of sw.groups) {
+      if (store !== undefined) {
+        for (const g of sw.groups!) (w.keys as SpillingWindowIndex).restored(g.keys, g.state as { rows: number; accs: unknown[] });
+        continue;
+      }
+      for (const g of sw.groups!) {
         const gid = w.cols.alloc();
         const key = w.keys.keyOf(g.keys);
         w.keys.add(w.keys.probeOf(key), key, gid);
         this.layout.restore(w.cols, gid, g.state as { rows: number; accs: unknown[] });
       }
     }
+  }
+
+  /** Groups held as columns (resident) and the most ever, on the disk backend (tests check the cache bound). */
+  residentGroups(): { now: number; most: number } | undefined {
+    return this.store === undefined ? undefined : { now: this.store.resident, most: this.store.mostResident };
   }
 }

@@ -53,6 +53,9 @@ export class DiskKeyedStore<V> implements KeyedStore<V> {
   private readonly changed: BetterSqlite3.Statement;
   private readonly deleted: BetterSqlite3.Statement;
   private readonly clearTombs: BetterSqlite3.Statement;
+  private readonly prefixPage: BetterSqlite3.Statement;
+  private readonly prefixTomb: BetterSqlite3.Statement;
+  private readonly prefixDel: BetterSqlite3.Statement;
   private readonly writeAll: () => void;
   /** Checkpoint epoch: values written since the last checkpoint carry it. */
   private epoch = 1;
@@ -73,6 +76,9 @@ export class DiskKeyedStore<V> implements KeyedStore<V> {
     this.changed = db.prepare(`SELECT k, v FROM ${table} WHERE ver >= ?`).raw();
     this.deleted = db.prepare(`SELECT k FROM ${table}_deleted`).pluck();
     this.clearTombs = db.prepare(`DELETE FROM ${table}_deleted`);
+    this.prefixPage = db.prepare(`SELECT k, v FROM ${table} WHERE k > ? AND k < ? ORDER BY k LIMIT ${PAGE}`).raw();
+    this.prefixTomb = db.prepare(`INSERT OR IGNORE INTO ${table}_deleted (k) SELECT k FROM ${table} WHERE k > ? AND k < ?`);
+    this.prefixDel = db.prepare(`DELETE FROM ${table} WHERE k > ? AND k < ?`);
     this.writeAll = db.transaction(() => this.writeCache());
   }
 
@@ -146,6 +152,45 @@ export class DiskKeyedStore<V> implements KeyedStore<V> {
 
   [Symbol.iterator](): IterableIterator<[unknown, V]> {
     return this.entries();
+  }
+
+  /**
+   * The entries whose key is a string starting with `prefix`, in the order of their keys' text (a range of
+   * the table's primary key: only those rows are read). Paged like `entries`; a key the cache holds yields
+   * the cached object. Window state keys its entries `<window end>/<...>`, so a window reads its own.
+   */
+  *prefixEntries(prefix: string): IterableIterator<[string, V]> {
+    this.flush(true);
+    const [lo, hi] = prefixRange(prefix);
+    let after = lo;
+    for (;;) {
+      const rows = this.prefixPage.all(after, hi) as [string, string][];
+      for (const [k, s] of rows) {
+        const key = JSON.parse(k) as string;
+        const c = this.cache.get(key);
+        if (c !== undefined) {
+          if (c.v !== undefined) yield [key, c.v];
+          continue;
+        }
+        let v = decodeValue(s) as V;
+        if (this.revive !== undefined) v = this.revive(v);
+        yield [key, v];
+      }
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1]![0];
+    }
+  }
+
+  /**
+   * Deletes every entry whose key is a string starting with `prefix` (a fired window's), recorded for the
+   * next incremental checkpoint as single deletions are. Costs a pass over the cache, not over the table.
+   */
+  deletePrefix(prefix: string): void {
+    this.flush(true);
+    for (const key of this.cache.keys()) if (typeof key === "string" && key.startsWith(prefix)) this.cache.delete(key);
+    const [lo, hi] = prefixRange(prefix);
+    this.prefixTomb.run(lo, hi);
+    this.prefixDel.run(lo, hi);
   }
 
   /**
@@ -226,6 +271,17 @@ export class DiskKeyedStore<V> implements KeyedStore<V> {
       c.s = s;
     }
   }
+}
+
+/**
+ * The encoded keys of the strings starting with `prefix` lie strictly between these two texts: a string key
+ * is its JSON text, so they all start with `"` + the prefix's JSON (without the closing quote) and sort
+ * below the same text with its last character incremented.
+ */
+function prefixRange(prefix: string): [string, string] {
+  const lo = JSON.stringify(prefix).slice(0, -1);
+  const hi = lo.slice(0, -1) + String.fromCharCode(lo.charCodeAt(lo.length - 1) + 1);
+  return [lo, hi];
 }
 
 function* mapIterator<A, B>(it: Iterable<A>, f: (a: A) => B): IterableIterator<B> {

@@ -20,6 +20,20 @@ export interface KeyedStore<V> {
   [Symbol.iterator](): IterableIterator<[unknown, V]>;
 }
 
+/**
+ * A store whose keys are strings and that reads and deletes a key prefix as a range (the disk store: its
+ * table is ordered by key). Window state keys entries `<window end>/...`, so firing a window reads and
+ * drops its own entries and nothing of the other windows.
+ */
+export interface PrefixStore<V> extends KeyedStore<V> {
+  prefixEntries(prefix: string): IterableIterator<[string, V]>;
+  deletePrefix(prefix: string): void;
+}
+
+export function isPrefixStore<V>(s: KeyedStore<V>): s is PrefixStore<V> {
+  return typeof (s as Partial<PrefixStore<V>>).prefixEntries === "function" && typeof (s as Partial<PrefixStore<V>>).deletePrefix === "function";
+}
+
 /** How a store is declared: its name for messages, and how a decoded value gets its class back. */
 export interface StoreSpec<V> {
   /** `<operator>.<state entry>` (messages, file names). */
