@@ -109,8 +109,7 @@ describe("restoring after any record continues as the uninterrupted job", () => 
 const DISK_INCREMENTAL = { "state.backend.type": "disk", "state.backend.cache-size": "2", "execution.checkpointing.incremental": "true" };
 
 describe("restoring any checkpoint of an incremental chain of the disk backend continues as the uninterrupted job", () => {
-  it("PTF with state, timers and ORDER BY", async () => {
-    const pipeline = "PTF with state, timers and ORDER BY";
+  it.each(["PTF with state, timers and ORDER BY", "tumbling window"])("%s", async (pipeline) => {
     await fc.assert(fc.asyncProperty(
       fc.array(event, { minLength: 1, maxLength: 14 }), fc.array(event, { maxLength: 8 }), fc.integer({ min: 1, max: 6 }), fc.nat(), fc.boolean(),
       async (left, right, every, pick, onHashmap) => {
