@@ -14,7 +14,7 @@ import { type BenchOptions, type WorkloadResult, measure, median, passesFor, pre
 import { WORKLOADS } from "./workloads/index.js";
 import { measureSql, parserMillis, SQL_TWINS } from "./sql.js";
 import { runConnectorBench } from "./connectors.js";
-import { runStateBench } from "./state-backends.js";
+import { diskRatio, runStateBench } from "./state-backends.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     "sql-only": { type: "boolean", default: false },
     "no-state": { type: "boolean", default: false },
     "state-only": { type: "boolean", default: false },
+    disk: { type: "boolean", default: false },
+    "cache-size": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -43,7 +45,8 @@ if (args.help) {
     + "                    [--min-sample MS=100] [--no-collect] [--verbose]\n"
     + "                    [--connector-rows N=1000000] [--pglite-rows N=100000] [--connector-runs N=3] [--no-connectors | --connectors-only]\n"
     + "                    [--sql-only]   (only the SQL twins of the chosen workloads and the parser: npm run bench -- --only W3 --sql-only)\n"
-    + "                    [--no-state | --state-only]");
+    + "                    [--no-state | --state-only]\n"
+    + "                    [--disk [--cache-size N]] (only the chosen workloads on state.backend.type = disk against their baselines: npm run bench -- --only W3 --disk)");
   process.exit(0);
 }
 
@@ -74,6 +77,14 @@ if (workloads.length === 0) throw new Error(`--only ${args.only}: no such worklo
 
 const started = performance.now();
 const data = generateBids(rows, positiveInt("seed", args.seed));
+if (args.disk) {
+  for (const w of workloads) {
+    const cache = args["cache-size"] === undefined ? undefined : positiveInt("cache-size", args["cache-size"]);
+    const r = diskRatio(w, data, positiveInt("runs", args.runs), cache);
+    console.log(`${w.id} on the disk backend${cache === undefined ? "" : ` (state.backend.cache-size ${cache})`} (internal path): baseline ${r.baseline.toFixed(2)} M rows/s, table ${r.table.toFixed(2)} M rows/s, ratio ${r.ratio.toFixed(2)}`);
+  }
+  process.exit(0);
+}
 if (args["state-only"]) {
   runStateBench(data, positiveInt("runs", args.runs));
   process.exit(0);

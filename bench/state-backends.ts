@@ -20,6 +20,7 @@ import { median, SLICE } from "./harness.js";
 import { RingSink } from "./sink.js";
 import { bidsTable } from "./source.js";
 import { CountPerAuction, W5 } from "./workloads/w5-ptf-state.js";
+import type { Workload } from "./workload.js";
 
 const KEYS = 1_000_000;
 const DELTA = 10_000;
@@ -31,14 +32,23 @@ function runToEnd(env: TableEnvironment, table: ReturnType<typeof W5.plan>, sink
 
 /** W5 on the disk backend against the baseline loop: rows/s of each and their ratio. */
 export function diskW5Ratio(data: BidData, runs: number): { baseline: number; table: number; ratio: number } {
+  return diskRatio(W5, data, runs);
+}
+
+/**
+ * A workload on the disk backend (`state.backend.type = disk`, default cache) against its hand-written loop:
+ * rows/s of each and their ratio (`npm run bench -- --only W3 --disk [--cache-size N]` runs it for the chosen workloads).
+ */
+export function diskRatio(w: Workload, data: BidData, runs: number, cacheSize?: number): { baseline: number; table: number; ratio: number } {
   const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
   env.getConfig().set("state.backend.type", "disk");
-  const table = W5.plan(bidsTable(env, data), env, data);
+  if (cacheSize !== undefined) env.getConfig().set("state.backend.cache-size", String(cacheSize));
+  const table = w.plan(bidsTable(env, data), env, data);
   const b: number[] = [];
   const t: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
     const s0 = performance.now();
-    W5.baseline(data.objects, new RingSink());
+    w.baseline(data.objects, new RingSink());
     const s1 = performance.now();
     runToEnd(env, table, new RingSink());
     const s2 = performance.now();
