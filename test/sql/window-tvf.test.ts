@@ -1,10 +1,17 @@
 // Window table functions in SQL: TUMBLE / HOP / CUMULATE / SESSION(TABLE t, DESCRIPTOR(ts), ...) on their own and
 // as window aggregates (GROUP BY window_start, window_end), with the rows of Flink's window programs.
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { $, DataTypes, EnvironmentSettings, Row, Schema, Session, TableEnvironment, ValidationError, lit } from "../../src/index.js";
 import { windowSource } from "../windows/fixtures.js";
+import { BACKENDS, BACKEND_NAMES, type BackendName } from "../windows/support.js";
 
-const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+/** The state backend the environments of the running describe block use (BACKENDS). */
+let backend: BackendName = "hashmap";
+const streaming = () => {
+  const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
+  return env;
+};
 const sorted = (rows: readonly string[]) => [...rows].sort();
 
 function windowEnv(): TableEnvironment {
@@ -16,7 +23,9 @@ function windowEnv(): TableEnvironment {
 const AGG = (tvf: string) => "SELECT name, window_start, window_end, COUNT(*), SUM(a_int), COUNT(DISTINCT `comment`) "
   + `FROM TABLE(${tvf}) GROUP BY name, window_start, window_end`;
 
-describe("window aggregation over window TVFs (R-112 .. R-129 without offsets)", () => {
+describe.each(BACKEND_NAMES)("window aggregation over window TVFs (R-112 .. R-129 without offsets) (state.backend.type = %s)", (b) => {
+  beforeEach(() => { backend = b; });
+  afterEach(() => { backend = "hashmap"; });
   it("R-112 window-aggregate-tumble-event-time: the late row is dropped, one row per window and name", async () => {
     const env = windowEnv();
     const sql = AGG("TUMBLE(TABLE window_source_t, DESCRIPTOR(rowtime), INTERVAL '5' SECOND)");
@@ -184,7 +193,9 @@ describe("window table functions on their own (R-157 .. R-167)", () => {
 });
 
 const rowsOf = (s: string) => s.replace(/`/g, "").split(/(?<=\]), /);
-describe("window offsets (R-115, R-121, R-127, R-159)", () => {
+describe.each(BACKEND_NAMES)("window offsets (R-115, R-121, R-127, R-159) (state.backend.type = %s)", (b) => {
+  beforeEach(() => { backend = b; });
+  afterEach(() => { backend = "hashmap"; });
   it("R-115 window-aggregate-tumble-event-time-with-offset: windows start 1 s after the epoch-aligned ones", async () => {
     const sql = AGG("TUMBLE(TABLE window_source_t, DESCRIPTOR(rowtime), INTERVAL '5' SECOND, INTERVAL '1' SECOND)");
     expect(sorted(await windowEnv().executeSql(sql).toChangelog())).toEqual(sorted(rowsOf(

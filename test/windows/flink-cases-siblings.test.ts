@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { $, Cumulate, DataTypes, Over, Row, RowKind, Session, Slide, TableEnvironment, Tumble, UNBOUNDED_RANGE, lit } from "../../src/index.js";
 import { overSource, sessionAfter, sorted, windowSource } from "./fixtures.js";
+import { BACKENDS, BACKEND_NAMES } from "./support.js";
 
 /**
  * The sibling programs of Flink's test catalogue §6.3/§6.4 in Flink's WindowAggregateTestPrograms,
@@ -18,8 +19,9 @@ const windowSelect = (w: "w") => [
   lit(1).count().as("cnt"), $("a_int").sum().as("sum_int"), $("comment").countDistinct().as("distinct_cnt"),
 ] as const;
 
-describe("WindowAggregateTestPrograms", () => {
+describe.each(BACKEND_NAMES)("WindowAggregateTestPrograms (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("window-aggregate-cumulate-event-time: CUMULATE(step 5 s, max 15 s)", async () => {
     const rows = await windowSource(env)
@@ -74,8 +76,9 @@ describe("WindowAggregateTestPrograms", () => {
   });
 });
 
-describe("GroupWindowAggregateTestPrograms", () => {
+describe.each(BACKEND_NAMES)("GroupWindowAggregateTestPrograms (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("group-window-aggregate-tumble-event-time: TUMBLE_START / TUMBLE_END", async () => {
     const rows = await windowSource(env, sessionAfter)

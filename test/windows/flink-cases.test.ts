@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { $, Over, Session, Slide, TableEnvironment, Tumble, UNBOUNDED_RANGE, lit } from "../../src/index.js";
 import { overSource, sessionAfter, sorted, windowSource } from "./fixtures.js";
+import { BACKENDS, BACKEND_NAMES } from "./support.js";
 
 /**
  * Flink's test catalogue §6.3 and §6.4, run with the group-window Table API form. Flink asserts the sink's multiset;
  * `expected = before ∪ after`. The order tablestream emits in is asserted separately where it is defined
  * (windows by end, keys by first row; OVER updates in ORDER BY order).
  */
-describe("Flink's test catalogue §6.3 window aggregation", () => {
+describe.each(BACKEND_NAMES)("Flink's test catalogue §6.3 window aggregation (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("B-09 window-aggregate-tumble-event-time", async () => {
     const result = windowSource(env)
