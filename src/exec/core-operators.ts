@@ -103,7 +103,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   WindowRank: (node, ctx, build) => {
-    const op = ctx.register(new WindowRankOperator(node));
+    const op = ctx.register(new WindowRankOperator(node, ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },
@@ -119,7 +119,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   WindowJoin: (node, ctx, build) => {
-    const op = ctx.register(new WindowJoinOperator(node, ctx.resolveFunction));
+    const op = ctx.register(new WindowJoinOperator(node, ctx.resolveFunction, ctx.settings.stateBackend));
     connect(build(node.left), op, 0);
     connect(build(node.right), op, 1);
     return op;

@@ -1,7 +1,8 @@
 // Window joins in SQL (joins of two window TVFs on window_start and window_end), with the rows of Flink's programs
 // R-031 .. R-037.
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment } from "../../src/index.js";
+import { BACKENDS, BACKEND_NAMES, type BackendName } from "../windows/support.js";
 
 const sorted = (rows: readonly string[]) => [...rows].sort();
 const T = (s: string) => `2020-10-10 00:00:${s}`;
@@ -16,8 +17,12 @@ const TWO: [string, string, number, string | null][] = [
   [T("41"), "R41", 10, "y"], [T("42"), "R42", 11, "c"], [T("43"), "R43", 12, "x"], [T("44"), "R44", 13, "z"],
 ];
 
+/** The state backend the environments of the running describe block use (BACKENDS). */
+let backend: BackendName = "hashmap";
+
 function env(): TableEnvironment {
   const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(BACKENDS[backend])) e.getConfig().set(k, v);
   const schema = Schema.newBuilder().column("ts", DataTypes.STRING()).column("id", DataTypes.STRING()).column("num", DataTypes.INT()).column("name", DataTypes.STRING())
     .columnByExpression("row_time", "TO_TIMESTAMP(`ts`)").watermark("row_time", "`row_time` - INTERVAL '1' SECOND").build();
   e.createTemporaryView("source_one_t", e.fromValues(schema, ...ONE.map((r) => Row.of(...r))) as never);
@@ -32,7 +37,9 @@ FROM (SELECT * FROM ${tvf("source_one_t")}) L ${join} (SELECT * FROM ${tvf("sour
 ON L.name = R.name AND L.window_start = R.window_start AND L.window_end = R.window_end`;
 const W = (a: string, b: string) => `2020-10-10T00:00${a === "00" ? "" : `:${a}`}, 2020-10-10T00:00:${b}`;
 
-describe("window joins", () => {
+describe.each(BACKEND_NAMES)("window joins (state.backend.type = %s)", (b) => {
+  beforeEach(() => { backend = b; });
+  afterEach(() => { backend = "hashmap"; });
   it("R-031 window-join-left-tumble-event-time: late rows are dropped; windows are joined at their end, append-only", async () => {
     const t = env().sqlQuery(QUERY(TUMBLE, "LEFT JOIN"));
     expect(t.changelogMode()).toBe("[I]");

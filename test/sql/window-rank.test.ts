@@ -1,13 +1,18 @@
 // Window top-N and window deduplication in SQL (ROW_NUMBER() partitioned by window_start, window_end over a window
 // TVF), with the rows of Flink's programs R-097 .. R-111.
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DataTypes, EnvironmentSettings, Row, Schema, TableEnvironment } from "../../src/index.js";
+import { BACKENDS, BACKEND_NAMES, type BackendName } from "../windows/support.js";
 
 const sorted = (rows: readonly string[]) => [...rows].sort();
 type Bid = [string, string, string, string];
 
+/** The state backend the environments of the running describe block use (BACKENDS). */
+let backend: BackendName = "hashmap";
+
 function bidEnv(rows: readonly Bid[], make = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode())): TableEnvironment {
   const env = make();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
   const schema = Schema.newBuilder().column("ts", DataTypes.STRING()).column("price", DataTypes.DECIMAL(10, 2)).column("item", DataTypes.STRING())
     .column("supplier_id", DataTypes.STRING()).columnByExpression("bid_time", "TO_TIMESTAMP(`ts`)").watermark("bid_time", "`bid_time` - INTERVAL '1' SECOND").build();
   env.createTemporaryView("bid_t", env.fromValues(schema, ...rows.map((r) => Row.of(...r))) as never);
@@ -35,7 +40,9 @@ const DEDUP = (partition: string, order: string, tvf: string, condition: string)
   ROW_NUMBER() OVER (PARTITION BY ${partition} ORDER BY bid_time ${order}) AS row_num FROM ${tvf}) WHERE ${condition}`;
 const W = (a: string, b: string) => `2020-04-15T08:00${a === "00" ? "" : `:${a}`}, 2020-04-15T08:00:${b}`;
 
-describe("window top-N", () => {
+describe.each(BACKEND_NAMES)("window top-N (state.backend.type = %s)", (b) => {
+  beforeEach(() => { backend = b; });
+  afterEach(() => { backend = "hashmap"; });
   it("R-097 window-rank-tumble-tvf-min-top-n: ranked once per window at its end, ties in arrival order, append-only", async () => {
     const env = bidEnv(RANK_ROWS);
     const t = env.sqlQuery(TOP_N("ASC", TUMBLE));
@@ -102,7 +109,9 @@ describe("window top-N", () => {
   });
 });
 
-describe("window deduplication", () => {
+describe.each(BACKEND_NAMES)("window deduplication (state.backend.type = %s)", (b) => {
+  beforeEach(() => { backend = b; });
+  afterEach(() => { backend = "hashmap"; });
   it("R-104 / R-105 window-deduplicate-asc-tumble-first-row: row_num <= 1 and row_num = 1 (and < 2) keep each window's first row", async () => {
     const expected = [
       `+I[2020-04-15T08:00:05, 4.00, A, supplier1, ${W("00", "10")}, 1]`, `+I[2020-04-15T08:00:11, 2.00, B, supplier3, ${W("10", "20")}, 1]`,
