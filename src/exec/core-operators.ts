@@ -59,7 +59,8 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   OverAggregate: (node, ctx, build) => {
-    const op = ctx.register(windowOperator(node, ctx.resolveFunction, { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }));
+    const op = ctx.register(windowOperator(node, ctx.resolveFunction, { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock },
+      ctx.settings.batch ? undefined : ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },

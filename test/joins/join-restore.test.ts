@@ -7,6 +7,7 @@ import { TemporalJoinOperator } from "../../src/exec/operators/join/temporal-joi
 import type { BaseOperator } from "../../src/exec/operator.js";
 import type { IntervalJoinNode, JoinNode, TemporalJoinNode } from "../../src/plan/nodes.js";
 import { streaming } from "./fixtures.js";
+import type { JobSettings } from "../../src/exec/job-contract.js";
 import { DiskStateBackend } from "../../src/exec/state/disk-backend.js";
 
 /**
@@ -126,7 +127,7 @@ describe("join operators restore from their snapshots", () => {
   });
 
   // each event-time join on both backends: the disk backend's snapshot outside a checkpoint is its entries
-  const timedOn = { hashmap: () => settings(), disk: () => onDisk() } as const;
+  const timedOn: Record<string, () => JobSettings> = { hashmap: () => settings(), disk: () => onDisk() };
   for (const [backend, make] of Object.entries(timedOn)) {
     for (const outer of [false, true]) {
       it(`interval join${outer ? " (full outer)" : ""} on the ${backend} backend`, () => {

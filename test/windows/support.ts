@@ -1,3 +1,4 @@
+import { stateBackendFor } from "../../src/exec/state/backend-options.js";
 import { buildJobGraph } from "../../src/exec/job-graph.js";
 import { OPERATORS } from "../../src/table/wiring.js";
 import type { Operator } from "../../src/exec/operator.js";
@@ -10,10 +11,13 @@ import { toJavaString } from "../../src/types/format.js";
  * input record (the last step also holds what end of input flushed). Exposes the operators so that tests
  * can read their counters (late rows dropped).
  */
-export function drive(table: Table<object>): { steps: string[][]; operators: Operator[] } {
+export function drive(table: Table<object>, options: Readonly<Record<string, string>> = {}): { steps: string[][]; operators: Operator[] } {
   const types = table.getResolvedSchema().types;
   let current: string[] = [];
-  const graph = buildJobGraph(table.node, { batch: false, config: new Map(), clock: () => 0, resolveFunction: table.env.planContext().resolveFunction }, {
+  // the state backend `options` ask for (test/support/state-backends.ts), removed once the input is drained
+  const config = new Map(Object.entries(options));
+  const stateBackend = stateBackendFor(config);
+  const graph = buildJobGraph(table.node, { batch: false, config, clock: () => 0, resolveFunction: table.env.planContext().resolveFunction, stateBackend }, {
     record: (k, v) => { current.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },
   }, OPERATORS, table.env.planContext().resolveFunction);
   for (const op of graph.operators) op.open();
@@ -26,6 +30,7 @@ export function drive(table: Table<object>): { steps: string[][]; operators: Ope
       if (r === "end") break;
     }
   }
+  stateBackend.dispose();
   return { steps, operators: graph.operators };
 }
 

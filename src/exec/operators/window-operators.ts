@@ -2,6 +2,7 @@ import type { FunctionResolver } from "../../expressions/compile.js";
 import type { OverAggregateNode, WindowAggregateNode } from "../../plan/nodes.js";
 import type { GroupTtl } from "../aggregates/group-aggregate-code.js";
 import type { BaseOperator } from "../operator.js";
+import type { StateBackend } from "../state/keyed-store.js";
 import { OverAggregateOperator } from "./over-aggregate.js";
 import { SortedOverAggregateOperator } from "./over-aggregate-sorted.js";
 import { SessionWindowAggregateOperator } from "./session-window-aggregate.js";
@@ -10,11 +11,11 @@ import { WindowAggregateOperator } from "./window-aggregate.js";
 /**
  * The operator that runs a window or over aggregate node (job-graph.ts wires it to its input). `ttl`
  * (`table.exec.state.ttl`) applies to the non-time OVER only: windows and event-time OVER clean their
- * state up by watermark.
+ * state up by watermark. `backend`: the job's keyed-state backend (the event-time OVER keeps its partitions there).
  */
-export function windowOperator(node: WindowAggregateNode | OverAggregateNode, resolveFunction?: FunctionResolver, ttl?: GroupTtl): BaseOperator {
+export function windowOperator(node: WindowAggregateNode | OverAggregateNode, resolveFunction?: FunctionResolver, ttl?: GroupTtl, backend?: StateBackend): BaseOperator {
   if (node.kind === "OverAggregate") {
-    return node.window.timeBased ? new OverAggregateOperator(node, resolveFunction) : new SortedOverAggregateOperator(node, resolveFunction, ttl);
+    return node.window.timeBased ? new OverAggregateOperator(node, resolveFunction, backend) : new SortedOverAggregateOperator(node, resolveFunction, ttl);
   }
   return node.window.type === "SESSION"
     ? new SessionWindowAggregateOperator(node, resolveFunction)
