@@ -24,19 +24,18 @@ const tmp = () => { const d = mkdtempSync(join(tmpdir(), "ts-event-disk-")); dir
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 
 const N = 3000;
-const pad = (n: number) => String(n).padStart(2, "0");
-/** Second `s` of 2020-01-01 as text (TO_TIMESTAMP's format). */
-const at = (s: number) => `2020-01-01 ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-const schema = (k: string, v: string, t: string, rt: string) => Schema.newBuilder()
-  .column(k, DataTypes.STRING()).column(v, DataTypes.BIGINT()).column(t, DataTypes.STRING())
-  .columnByExpression(rt, `TO_TIMESTAMP(\`${t}\`)`).watermark(rt, `\`${rt}\` - INTERVAL '3' SECOND`).build();
+const EVENTS_SCHEMA = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", DataTypes.BIGINT())
+  .column("rowtime", DataTypes.TIMESTAMP(3)).watermark("rowtime", "`rowtime` - INTERVAL '3' SECOND").build();
+const OTHER_SCHEMA = Schema.newBuilder().column("k2", DataTypes.STRING()).column("v2", DataTypes.BIGINT())
+  .column("rt2", DataTypes.TIMESTAMP(3)).watermark("rt2", "`rt2` - INTERVAL '3' SECOND").build();
+const second = (s: number) => new Date(Date.UTC(2020, 0, 1) + s * 1000);
 /** 50 keys, values repeating every 13 rows, times rising with some disorder (within the watermark's delay). */
-const EVENTS = Array.from({ length: N }, (_, i) => Row.of(`k${i % 50}`, i % 13, at(i + (i % 3))));
+const EVENTS = Array.from({ length: N }, (_, i) => Row.of(`k${i % 50}`, i % 13, second(i + (i % 3))));
 /** Another input: versions / partners of 40 of the keys, every third second. */
-const OTHER = Array.from({ length: N / 3 }, (_, i) => Row.of(`k${i % 40}`, 100 + i, at(3 * i)));
+const OTHER = Array.from({ length: N / 3 }, (_, i) => Row.of(`k${i % 40}`, 100 + i, second(3 * i)));
 
-const events = (e: TableEnvironment) => e.fromValues(schema("k", "v", "t", "rowtime"), EVENTS);
-const other = (e: TableEnvironment) => e.fromValues(schema("k2", "v2", "t2", "rt2"), OTHER);
+const events = (e: TableEnvironment) => e.fromValues(EVENTS_SCHEMA, EVENTS);
+const other = (e: TableEnvironment) => e.fromValues(OTHER_SCHEMA, OTHER);
 const kv = (t: Table<object>) => t as unknown as Table<object>;
 
 const QUERIES: Record<string, (e: TableEnvironment) => Table<object>> = {
@@ -53,7 +52,8 @@ const QUERIES: Record<string, (e: TableEnvironment) => Table<object>> = {
 };
 
 const OUT = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", DataTypes.BIGINT()).build();
-const DISK = { "state.backend.type": "disk" };
+const DISK: Record<string, string> = { "state.backend.type": "disk" };
+const HASHMAP: Record<string, string> = {};
 const metadata = (chk: string) => JSON.parse(readFileSync(join(chk, "_metadata"), "utf8")) as JobSnapshot;
 
 describe("event-time operators: checkpoints of their stores restore on either backend", () => {
@@ -69,11 +69,11 @@ describe("event-time operators: checkpoints of their stores restore on either ba
       await exec(whole, {});
       expect(whole.changelog().length).toBeGreaterThan(100);
       // taken on the disk backend, restored on both; taken on the hashmap backend, restored on the disk one
-      for (const [takeOn, restoreOn] of [[DISK, DISK], [DISK, {}], [{}, DISK]] as const) {
+      for (const [takeOn, restoreOn] of [[DISK, DISK], [DISK, HASHMAP], [HASHMAP, DISK]]) {
         const dir = tmp();
         const sink = new CollectionSink();
         const checkpoints = { "execution.checkpointing.interval-records": "1000", "execution.checkpointing.dir": dir, "execution.checkpointing.num-retained": "3" };
-        const onDisk = takeOn === DISK ? { "state.backend.cache-size": "8", "execution.checkpointing.incremental": "true" } : {};
+        const onDisk: Record<string, string> = takeOn === DISK ? { "state.backend.cache-size": "8", "execution.checkpointing.incremental": "true" } : {};
         await exec(sink, { ...takeOn, ...onDisk, ...checkpoints });
         expect(sink.changelog()).toEqual(whole.changelog());
         // on the disk backend the operator's entries are in its store's files, not in _metadata
