@@ -49,7 +49,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   Distinct: (node, ctx, build) => {
     // batch over an updating input: emit at end of input so the result stays insert-only
     const op = ctx.register(new DistinctOperator(node.schema, ctx.settings.batch && hasRetractions(ctx.modeOf(node.input)),
-      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }));
+      { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }, ctx.settings.batch ? undefined : ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },
@@ -59,7 +59,8 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   OverAggregate: (node, ctx, build) => {
-    const op = ctx.register(windowOperator(node, ctx.resolveFunction, { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock }, ctx.settings.stateBackend));
+    const op = ctx.register(windowOperator(node, ctx.resolveFunction, { ttl: keyedStateTtl(ctx.settings), clock: ctx.settings.clock },
+      ctx.settings.batch ? undefined : ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },

@@ -7,6 +7,7 @@ import { TemporalJoinOperator } from "../../src/exec/operators/join/temporal-joi
 import type { BaseOperator } from "../../src/exec/operator.js";
 import type { IntervalJoinNode, JoinNode, TemporalJoinNode } from "../../src/plan/nodes.js";
 import { streaming } from "./fixtures.js";
+import type { JobSettings } from "../../src/exec/job-contract.js";
 import { DiskStateBackend } from "../../src/exec/state/disk-backend.js";
 
 /**
@@ -125,22 +126,34 @@ describe("join operators restore from their snapshots", () => {
     return xs.filter((s) => s[0] !== "wm" || (s[1] > w && (w = s[1], true)));
   });
 
-  for (const outer of [false, true]) {
-    it(`interval join${outer ? " (full outer)" : ""}`, () => {
-      const bounds = $("k").isEqual($("rk")).and($("lt").between($("rt").minus(lit(3).seconds()), $("rt").plus(lit(2).seconds())));
-      const q = outer ? lt.fullOuterJoin(rt, bounds) : lt.join(rt, bounds);
-      expect(q.node.kind).toBe("IntervalJoin");
+  // each event-time join on both backends: the disk backend's snapshot outside a checkpoint is its entries
+  const timedOn: Record<string, () => JobSettings> = { hashmap: () => settings(), disk: () => onDisk() };
+  for (const [backend, make] of Object.entries(timedOn)) {
+    for (const outer of [false, true]) {
+      it(`interval join${outer ? " (full outer)" : ""} on the ${backend} backend`, () => {
+        const bounds = $("k").isEqual($("rk")).and($("lt").between($("rt").minus(lit(3).seconds()), $("rt").plus(lit(2).seconds())));
+        const q = outer ? lt.fullOuterJoin(rt, bounds) : lt.join(rt, bounds);
+        expect(q.node.kind).toBe("IntervalJoin");
+        fc.assert(fc.property(timedSteps, fc.nat(), (s, at) => {
+          try {
+            checkRestore(() => new IntervalJoinOperator(q.node as IntervalJoinNode, make()), s, at % (s.length + 1), false);
+          } finally {
+            disposeDisks();
+          }
+        }), { numRuns: backend === "disk" ? 40 : 80 });
+      });
+    }
+
+    it(`temporal join (left outer) on the ${backend} backend`, () => {
+      const fn = rt.createTemporalTableFunction($("rt"), $("rk"));
+      const q = lt.leftOuterJoinLateral(call(fn, $("lt")), $("k").isEqual($("rk")));
       fc.assert(fc.property(timedSteps, fc.nat(), (s, at) => {
-        checkRestore(() => new IntervalJoinOperator(q.node as IntervalJoinNode, settings()), s, at % (s.length + 1), false);
-      }), { numRuns: 80 });
+        try {
+          checkRestore(() => new TemporalJoinOperator(q.node as TemporalJoinNode, undefined, make().stateBackend), s, at % (s.length + 1), false);
+        } finally {
+          disposeDisks();
+        }
+      }), { numRuns: backend === "disk" ? 40 : 80 });
     });
   }
-
-  it("temporal join (left outer)", () => {
-    const fn = rt.createTemporalTableFunction($("rt"), $("rk"));
-    const q = lt.leftOuterJoinLateral(call(fn, $("lt")), $("k").isEqual($("rk")));
-    fc.assert(fc.property(timedSteps, fc.nat(), (s, at) => {
-      checkRestore(() => new TemporalJoinOperator(q.node as TemporalJoinNode), s, at % (s.length + 1), false);
-    }), { numRuns: 80 });
-  });
 });

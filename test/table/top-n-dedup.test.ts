@@ -169,7 +169,7 @@ describe("set operations", () => {
   });
 });
 
-describe("streaming sort on an event-time attribute", () => {
+backendSuite("streaming sort on an event-time attribute", () => {
   it("releases rows in (rowtime, key) order as the watermark passes them; late rows are dropped", async () => {
     const schema = Schema.newBuilder().column("v", DataTypes.INT()).column("ts", DataTypes.TIMESTAMP(3))
       .watermark("ts", "`ts` - INTERVAL '2' SECOND").build();

@@ -3,10 +3,12 @@ import {
   $, CURRENT_ROW, DataTypes, Over, Row, RowKind, TableEnvironment, UNBOUNDED_RANGE, UNBOUNDED_ROW, ValidationError, lit, rowInterval,
 } from "../../src/index.js";
 import { counter, drive, ev, events } from "./support.js";
+import { backendSuite } from "../support/state-backends.js";
 
 
-describe("OVER aggregation over event time", () => {
+backendSuite("OVER aggregation over event time", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(backend.options)) env.getConfig().set(k, v);
   // watermarks after each row: 0, 2, 2, 2, 2, 4, 4, then +∞
   const input = env.fromValues(events,
     ev("a", 1, 1),
@@ -23,7 +25,7 @@ describe("OVER aggregation over event time", () => {
     const t = input.window(Over.partitionBy($("k")).orderBy($("ts")).preceding(UNBOUNDED_RANGE).as("w"))
       .select($("k"), $("v"), $("ts"), $("v").sum().over($("w")).as("total"), $("v").count().over($("w")).as("n"));
     expect(t.changelogMode()).toBe("[I]");
-    const { steps, operators } = drive(t);
+    const { steps, operators } = drive(t, backend.options);
     expect(steps).toEqual([
       [],
       [`+I[a, 1, ${T(1)}, 1, 1]`],

@@ -1,10 +1,10 @@
+import { stateBackendFor } from "../../src/exec/state/backend-options.js";
 import { buildJobGraph } from "../../src/exec/job-graph.js";
 import { OPERATORS } from "../../src/table/wiring.js";
 import type { Operator } from "../../src/exec/operator.js";
 import { DataTypes, Row, Schema, type Table } from "../../src/index.js";
 import { KIND_SHORT } from "../../src/types/row.js";
 import { toJavaString } from "../../src/types/format.js";
-import { stateBackendFor } from "../../src/exec/state/backend-options.js";
 
 /**
  * The state backends window tests run on: in memory, and on disk with a write-back cache of two values, so
@@ -20,12 +20,15 @@ export const BACKEND_NAMES = Object.keys(BACKENDS) as BackendName[];
 /**
  * Runs a table's job by hand, one source record at a time, and records which rows came out after each
  * input record (the last step also holds what end of input flushed). Exposes the operators so that tests
- * can read their counters (late rows dropped). `backend`: the state backend (BACKENDS), in memory by default.
+ * can read their counters (late rows dropped). `backend`: the state backend, by name (BACKENDS) or as config
+ * options; in memory by default.
  */
-export function drive(table: Table<object>, backend: BackendName = "hashmap"): { steps: string[][]; operators: Operator[] } {
+export function drive(table: Table<object>, backend: BackendName | Readonly<Record<string, string>> = "hashmap"): { steps: string[][]; operators: Operator[] } {
   const types = table.getResolvedSchema().types;
   let current: string[] = [];
-  const config = new Map<string, string>(Object.entries(BACKENDS[backend]));
+  // the state backend asked for by name (BACKENDS) or as options (test/support/state-backends.ts), removed
+  // once the input is drained
+  const config = new Map<string, string>(Object.entries(typeof backend === "string" ? BACKENDS[backend] : backend));
   const stateBackend = stateBackendFor(config);
   const graph = buildJobGraph(table.node, { batch: false, config, clock: () => 0, resolveFunction: table.env.planContext().resolveFunction, stateBackend }, {
     record: (k, v) => { current.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`); },

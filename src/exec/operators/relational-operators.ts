@@ -59,8 +59,8 @@ function operatorFor(node: RelationalNode, settings: JobSettings, modeOf: (n: Pl
       const first = node.keys[0];
       const type = first === undefined ? undefined : node.input.schema.types[first.column];
       if (node.offset > 0) throw new ValidationError("offset: a streaming OFFSET needs a FETCH (offset(n).fetch(m) or limit(n, m))");
-      if (first && first.ascending && type?.timeAttribute === "ROWTIME") return new TemporalSortOperator(node.keys);
-      if (first && first.ascending && type?.timeAttribute === "PROCTIME" && appendOnly) return new TemporalSortOperator(node.keys, true);
+      if (first && first.ascending && type?.timeAttribute === "ROWTIME") return new TemporalSortOperator(node.keys, false, settings.stateBackend);
+      if (first && first.ascending && type?.timeAttribute === "PROCTIME" && appendOnly) return new TemporalSortOperator(node.keys, true, settings.stateBackend);
       if (settings.config.get(NON_TEMPORAL_SORT) === "true") return new SortOperator(node.keys, 0, undefined);
       const name = first === undefined ? "" : node.input.schema.names[first.column];
       throw new ValidationError(

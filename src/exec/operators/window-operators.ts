@@ -11,11 +11,12 @@ import { WindowAggregateOperator } from "./window-aggregate.js";
 /**
  * The operator that runs a window or over aggregate node (job-graph.ts wires it to its input). `ttl`
  * (`table.exec.state.ttl`) applies to the non-time OVER only: windows and event-time OVER clean their
- * state up by watermark. `backend` (`state.backend.type`) holds the state of TUMBLE / SLIDE / CUMULATE windows.
+ * state up by watermark. `backend`: the job's keyed-state backend (`state.backend.type`); it holds the state of
+ * TUMBLE / SLIDE / CUMULATE windows and the event-time OVER's partitions.
  */
 export function windowOperator(node: WindowAggregateNode | OverAggregateNode, resolveFunction?: FunctionResolver, ttl?: GroupTtl, backend?: StateBackend): BaseOperator {
   if (node.kind === "OverAggregate") {
-    return node.window.timeBased ? new OverAggregateOperator(node, resolveFunction) : new SortedOverAggregateOperator(node, resolveFunction, ttl);
+    return node.window.timeBased ? new OverAggregateOperator(node, resolveFunction, backend) : new SortedOverAggregateOperator(node, resolveFunction, ttl);
   }
   return node.window.type === "SESSION"
     ? new SessionWindowAggregateOperator(node, resolveFunction)

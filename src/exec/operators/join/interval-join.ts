@@ -3,6 +3,8 @@ import type { IntervalJoinNode } from "../../../plan/nodes/interval-join.js";
 import type { JobSettings } from "../../job-contract.js";
 import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 import { heapPop, heapPush } from "../ptf/heap.js";
 import { compileCombine, compileJoinKey, compilePad, compileResidual } from "./join-code.js";
 
@@ -12,6 +14,9 @@ interface TimedBucket {
   times: number[];
   matched: boolean[];
 }
+
+/** A side's rows in a snapshot: its entries, or (disk backend, in a checkpoint) the files of its store. */
+type SideEntries = readonly (readonly [unknown, unknown[][], number[], boolean[]])[];
 
 /** A cleanup timer: at watermark `time`, look at `key`'s rows of one side. */
 type Timer = readonly [time: number, key: unknown];
@@ -29,6 +34,11 @@ const earlier = (a: Timer, b: Timer) => a[0] < b[0];
  * The output watermark is held back by the larger of the bounds' extents, so that joined rows (which carry
  * both time attributes) are not late downstream. A negative window (lower > upper) never matches: rows are not
  * kept, outer rows are padded at once (as Flink plans it).
+ *
+ * State: each side's buckets by key are in a store of the job's state backend (state/keyed-store.ts; a
+ * `Map` on the hashmap backend). A bucket read is changed in place right after the read (the store's
+ * contract). The cleanup timers — one per row that waits, `[expiry, key]` — stay in memory (as Flink's heap
+ * timers): the watermark visits only the keys whose timers are due, never all keys.
  */
 export class IntervalJoinOperator extends BaseOperator {
   private readonly leftKey: (r: unknown[]) => unknown;
@@ -45,15 +55,18 @@ export class IntervalJoinOperator extends BaseOperator {
   private readonly rightTime: number;
   private readonly delay: number;
   private readonly negative: boolean;
-  private leftState = new Map<unknown, TimedBucket>();
-  private rightState = new Map<unknown, TimedBucket>();
+  private readonly leftState: KeyedStore<TimedBucket>;
+  private readonly rightState: KeyedStore<TimedBucket>;
   private leftTimers: Timer[] = [];
   private rightTimers: Timer[] = [];
   /** The watermark the state was last cleaned at; part of the snapshot, so late rows are judged alike after a restore. */
   private time = -Infinity;
 
-  constructor(node: IntervalJoinNode, _settings: JobSettings, resolve?: FunctionResolver) {
+  constructor(node: IntervalJoinNode, settings: JobSettings, resolve?: FunctionResolver) {
     super(2);
+    const backend = (settings.batch ? undefined : settings.stateBackend) ?? HASHMAP_BACKEND;
+    this.leftState = backend.createStore<TimedBucket>({ name: "IntervalJoin.left" });
+    this.rightState = backend.createStore<TimedBucket>({ name: "IntervalJoin.right" });
     const ls = node.left.schema.size;
     const rs = node.right.schema.size;
     this.leftKey = compileJoinKey(node.leftKeys, node.left.schema, resolve);
@@ -104,10 +117,12 @@ export class IntervalJoinOperator extends BaseOperator {
       const state = isLeft ? this.leftState : this.rightState;
       let b = state.get(key);
       if (b === undefined) state.set(key, b = { rows: [], times: [], matched: [] });
+      // one timer per key and time: the previous row of this key at the same time has it already
+      const n = b.times.length;
+      if (n === 0 || b.times[n - 1] !== t) heapPush(isLeft ? this.leftTimers : this.rightTimers, [expiry, key], earlier);
       b.rows.push(row);
       b.times.push(t);
       b.matched.push(found);
-      heapPush(isLeft ? this.leftTimers : this.rightTimers, [expiry, key], earlier);
     } else if (outer && !found) {
       this.out.record(Kind.INSERT, isLeft ? this.padLeftRow(row) : this.padRightRow(row));
     }
@@ -147,21 +162,34 @@ export class IntervalJoinOperator extends BaseOperator {
   }
 
   override snapshotState(): unknown {
-    const copy = (m: Map<unknown, TimedBucket>) => Array.from(m, ([k, b]) => [k, b.rows.slice(), b.times.slice(), b.matched.slice()] as const);
-    return { left: copy(this.leftState), right: copy(this.rightState), leftTimers: this.leftTimers.slice(), rightTimers: this.rightTimers.slice(), time: this.time };
+    return { left: sideSnapshot(this.leftState), right: sideSnapshot(this.rightState), leftTimers: this.leftTimers.slice(), rightTimers: this.rightTimers.slice(), time: this.time };
   }
 
   override restoreState(state: unknown): void {
     if (state === null || state === undefined) return;
-    type Entry = readonly [unknown, unknown[][], number[], boolean[]];
-    const s = state as { left: Entry[]; right: Entry[]; leftTimers: Timer[]; rightTimers: Timer[]; time?: number };
+    const s = state as { left: SideEntries | StoreFiles; right: SideEntries | StoreFiles; leftTimers: Timer[]; rightTimers: Timer[]; time?: number };
     this.time = s.time ?? -Infinity;
-    const load = (entries: Entry[]) => new Map(entries.map(([k, rows, times, matched]) => [k, { rows: rows.slice(), times: times.slice(), matched: matched.slice() }]));
-    this.leftState = load(s.left);
-    this.rightState = load(s.right);
+    restoreSide(s.left, this.leftState);
+    restoreSide(s.right, this.rightState);
     this.leftTimers = s.leftTimers.slice();
     this.rightTimers = s.rightTimers.slice();
   }
+}
+
+/** A side's entries (the hashmap form, also of a disk store outside a checkpoint), or its store's files in one. */
+function sideSnapshot(store: KeyedStore<TimedBucket>): unknown {
+  const files = storeSnapshot(store);
+  if (files !== undefined) return files;
+  return Array.from(store, ([k, b]) => [k, b.rows.slice(), b.times.slice(), b.matched.slice()] as const);
+}
+
+/** Into a fresh store of either backend: a side's entries, or the files a disk backend's checkpoint wrote. */
+function restoreSide(s: SideEntries | StoreFiles, store: KeyedStore<TimedBucket>): void {
+  if (isStoreFiles(s)) {
+    restoreStore(s, store, undefined, (b) => b, 0);
+    return;
+  }
+  for (const [k, rows, times, matched] of s as SideEntries) store.set(k, { rows: rows.slice(), times: times.slice(), matched: matched.slice() });
 }
 
 /** Epoch milliseconds of a time attribute value (a Date, or a number for TIMESTAMP_LTZ from epoch); null when NULL. */

@@ -20,7 +20,7 @@ export const intervalJoinOperator: OperatorFactory<IntervalJoinNode> = (node, ct
   twoInputs(new IntervalJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
 
 export const temporalJoinOperator: OperatorFactory<TemporalJoinNode> = (node, ctx, build) =>
-  twoInputs(new TemporalJoinOperator(node, ctx.resolveFunction), node.left, node.right, build);
+  twoInputs(new TemporalJoinOperator(node, ctx.resolveFunction, ctx.settings.batch ? undefined : ctx.settings.stateBackend), node.left, node.right, build);
 
 export const lookupJoinOperator: OperatorFactory<LookupJoinNode> = (node, ctx, build) => {
   const op = new LookupJoinOperator(node, ctx.resolveFunction);

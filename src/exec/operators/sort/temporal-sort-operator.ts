@@ -1,8 +1,11 @@
 import type { SortKey } from "../../../plan/nodes/sort.js";
 import { Kind } from "../../../types/row.js";
 import { BaseOperator } from "../../operator.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StateBackend, isStoreFiles } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
+import { TimeQueue } from "../../windows/time-queue.js";
 import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../../time/processing-time-service.js";
-import { type RowComparator, insertSorted, rowComparator } from "./row-comparator.js";
+import { type RowComparator, rowComparator } from "./row-comparator.js";
 
 /**
  * ORDER BY an ascending event-time attribute (then other keys) over an insert-only stream, as Flink's
@@ -14,11 +17,17 @@ import { type RowComparator, insertSorted, rowComparator } from "./row-comparato
  * and the end of input (+∞ watermark) releases the rest; other watermarks release nothing. As Flink's
  * operator, each processing time t rows arrive at registers one timer at t + 1 ms, so the rows of t are
  * released once the job clock passes t even while no later row comes.
+ *
+ * State, as Flink's: the waiting rows by time (arrival order) in a store of the job's state backend
+ * (state/keyed-store.ts), and the times that have rows in a queue in memory (Flink's timers, one per
+ * time). A release takes the due times in order and sorts each time's rows by the other keys (stably: ties
+ * in arrival order).
  */
 export class TemporalSortOperator extends BaseOperator implements UsesProcessingTime, ProcessingTimeTarget {
-  /** Pending rows, sorted; rows before `head` have been emitted. */
-  private rows: unknown[][] = [];
-  private head = 0;
+  /** Pending rows by time, each list in arrival order. */
+  private readonly rows: KeyedStore<unknown[][]>;
+  /** The times `rows` holds, earliest first. */
+  private times = new TimeQueue<number>();
   private readonly compare: RowComparator;
   private readonly time: number;
   private late = 0;
@@ -28,8 +37,9 @@ export class TemporalSortOperator extends BaseOperator implements UsesProcessing
   /** Processing-time mode: the latest time a timer was registered for (rows arrive in time order). */
   private timerFor = -Infinity;
 
-  constructor(keys: readonly SortKey[], private readonly procTime = false) {
+  constructor(keys: readonly SortKey[], private readonly procTime = false, backend: StateBackend = HASHMAP_BACKEND) {
     super(1);
+    this.rows = backend.createStore<unknown[][]>({ name: "TemporalSort.rows" });
     this.compare = rowComparator(keys);
     this.time = keys[0]!.column;
   }
@@ -41,7 +51,12 @@ export class TemporalSortOperator extends BaseOperator implements UsesProcessing
       this.late++;
       return;
     }
-    insertSorted(this.rows, this.head, row, this.compare);
+    const waiting = this.rows.get(t);
+    if (waiting !== undefined) waiting.push(row);
+    else {
+      this.rows.set(t, [row]);
+      this.times.push(t, t);
+    }
     if (this.procTime && t > this.timerFor) this.registerTimer(t);
   }
 
@@ -69,18 +84,14 @@ export class TemporalSortOperator extends BaseOperator implements UsesProcessing
   /** Emits the pending rows with a time at or before `upTo`, in order. */
   private release(upTo: number): void {
     this.released = upTo;
-    const wm = upTo;
-    const rows = this.rows;
-    let h = this.head;
-    while (h < rows.length && timeOf(rows[h]![this.time]) <= wm) this.out.record(Kind.INSERT, rows[h++]!);
-    if (h === rows.length) {
-      this.rows = [];
-      h = 0;
-    } else if (h > 1024 && h > rows.length >>> 1) {
-      this.rows = rows.slice(h);
-      h = 0;
+    const times = this.times;
+    while (times.size > 0 && times.peekTime() <= upTo) {
+      const t = times.pop();
+      const rows = this.rows.get(t)!;
+      this.rows.delete(t);
+      if (rows.length > 1) rows.sort(this.compare);
+      for (let i = 0; i < rows.length; i++) this.out.record(Kind.INSERT, rows[i]!);
     }
-    this.head = h;
   }
 
   /** Rows dropped as late. */
@@ -88,18 +99,38 @@ export class TemporalSortOperator extends BaseOperator implements UsesProcessing
     return this.late;
   }
 
+  /** The waiting rows in release order (both backends), or on a disk backend during a checkpoint its store's files. */
   override snapshotState(): unknown {
-    return this.rows.slice(this.head).map((r) => r.slice());
+    const files = storeSnapshot(this.rows);
+    if (files !== undefined) return files;
+    const out: unknown[][] = [];
+    for (const [t] of this.times.entries()) {
+      const rows = this.rows.get(t)!.slice().sort(this.compare);
+      for (const r of rows) out.push(r.slice());
+    }
+    return out;
   }
 
   override restoreState(state: unknown): void {
-    this.rows = (state as unknown[][]).map((r) => r.slice());
-    this.head = 0;
-    // the timers of the restored rows: one per distinct time (the rows are sorted by time first)
-    for (const r of this.rows) {
-      const t = timeOf(r[this.time]);
-      if (t > this.timerFor) this.registerTimer(t);
+    if (isStoreFiles(state)) {
+      restoreStore(state, this.rows, undefined, (rows) => rows, 0);
+      const times: number[] = [];
+      for (const t of this.rows.keys()) times.push(t as number);
+      times.sort((a, b) => a - b);
+      for (const t of times) this.times.push(t, t);
+    } else {
+      for (const r of state as unknown[][]) {
+        const t = timeOf(r[this.time]);
+        const waiting = this.rows.get(t);
+        if (waiting !== undefined) waiting.push(r.slice());
+        else {
+          this.rows.set(t, [r.slice()]);
+          this.times.push(t, t);
+        }
+      }
     }
+    // the timers of the restored rows: one per distinct time
+    for (const [t] of this.times.entries()) if (t > this.timerFor) this.registerTimer(t);
   }
 }
 
