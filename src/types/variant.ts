@@ -174,3 +174,37 @@ export function quoteJson(s: string): string {
   }
   return out + '"';
 }
+
+/**
+ * A Variant as plain JSON data that keeps every kind (checkpoints, snapshot-codec.ts): `[kind, value]` for
+ * primitives (integers as decimal text, a DOUBLE as a number or, when not finite, its text), `["ARRAY",
+ * [elements]]` and `["OBJECT", [keys], [values]]`. JSON text alone would not do: `100.0` reads back as a DECIMAL.
+ */
+export function variantToData(v: Variant): unknown {
+  switch (v.kind) {
+    case "ARRAY": {
+      const els: unknown[] = [];
+      for (let i = 0; i < v.size; i++) els.push(variantToData(v.getElement(i)!));
+      return ["ARRAY", els];
+    }
+    case "OBJECT": return ["OBJECT", v.keys.slice(), v.keys.map((k) => variantToData(v.getField(k)!))];
+    case "DOUBLE": {
+      const d = v.primitiveValue as number;
+      return ["DOUBLE", Number.isFinite(d) && !Object.is(d, -0) ? d : String(d)];
+    }
+    case "TINYINT": case "SMALLINT": case "INT": case "BIGINT": return [v.kind, String(v.primitiveValue)];
+    default: return [v.kind, v.primitiveValue];
+  }
+}
+
+/** The inverse of variantToData. */
+export function variantFromData(d: unknown): Variant {
+  const [kind, a, b] = d as [VariantKind, unknown, unknown];
+  switch (kind) {
+    case "ARRAY": return Variant.array((a as unknown[]).map(variantFromData));
+    case "OBJECT": return Variant.object(a as string[], (b as unknown[]).map(variantFromData));
+    case "DOUBLE": return Variant.primitive("DOUBLE", Number(a));
+    case "TINYINT": case "SMALLINT": case "INT": case "BIGINT": return Variant.primitive(kind, BigInt(a as string));
+    default: return Variant.primitive(kind, a as string | boolean | null);
+  }
+}
