@@ -23,6 +23,8 @@ export type { MetricsSnapshot } from "./table/executor.js";
 export { Row, RowKind, PositionalRow, ROW_KIND } from "./types/row.js";
 export type { KeyedRow } from "./types/row.js";
 export { DataTypes } from "./types/data-types.js";
+export { Variant, type VariantKind } from "./types/variant.js";
+export { parseJsonVariant, JsonSyntaxError } from "./types/variant-json.js";
 export { DataType } from "./types/data-type.js";
 export type { DayTimeInterval, YearMonthInterval, ColumnList, ValueOf, RowFieldDef } from "./types/data-type.js";
 export type { RowValueOf } from "./types/data-types.js";

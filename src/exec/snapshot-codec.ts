@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js";
 import { ExecutionError } from "../types/errors.js";
 import { setOwn } from "../types/own.js";
+import { Variant, variantFromData, variantToData } from "../types/variant.js";
 
 /**
  * The value encoding of operator snapshots: what `Operator.snapshotState()` returns, turned into data that
@@ -8,7 +9,7 @@ import { setOwn } from "../types/own.js";
  * form; restoring decodes it and hands the operator the values it snapshotted.
  *
  * Operators snapshot plain data made of: null, booleans, strings, numbers (NaN, ±Infinity and -0
- * included), bigints, undefined, arrays, plain objects, Dates, Decimals (DECIMAL values), Maps and Sets
+ * included), bigints, undefined, arrays, plain objects, Dates, Decimals (DECIMAL values), Variants (tag "variant", kinds kept exact), Maps and Sets
  * (distinct-aggregate counts, map state), typed arrays, and instances of user classes (structured types,
  * PTF value state declared with a class). JSON has no form for most of these, so non-JSON values become a
  * tagged object `{ "$": tag, "v": ... }`; a plain object that happens to have a `$` key is tagged too, so
@@ -127,6 +128,7 @@ function encodeObject(v: object, seen: Set<object> | undefined, depth: number): 
     }
     if (v instanceof Date) return tag("date", v.getTime());
     if (Decimal.isDecimal(v)) return tag("decimal", (v as Decimal).toString());
+    if (v instanceof Variant) return tag("variant", variantToData(v));
     if (v instanceof Map) {
       const out: unknown[] = [];
       let i = 0;
@@ -202,6 +204,7 @@ function decode(d: unknown): unknown {
     case "undefined": return undefined;
     case "date": return new Date(v as number);
     case "decimal": return new Decimal(v as string);
+    case "variant": return variantFromData(v);
     case "map": return new Map((v as [unknown, unknown][]).map(([k, x]) => [decode(k), decode(x)]));
     case "set": return new Set((v as unknown[]).map(decode));
     case "object": {
@@ -274,7 +277,7 @@ function json(v: unknown, depth: number): string {
     }
     return s + "]}";
   }
-  if (v instanceof Date || Decimal.isDecimal(v) || ArrayBuffer.isView(v)) return JSON.stringify(encode(v, undefined, depth));
+  if (v instanceof Date || Decimal.isDecimal(v) || v instanceof Variant || ArrayBuffer.isView(v)) return JSON.stringify(encode(v, undefined, depth));
   const keys = Object.keys(v);
   let s = "{";
   for (let i = 0; i < keys.length; i++) {

@@ -5,6 +5,7 @@ import { ExecutionError, ValidationError } from "../types/errors.js";
 import type { DataType } from "../types/data-type.js";
 import { formatTimestampSql, toSqlString } from "../types/format.js";
 import { fitDecimal } from "../types/values.js";
+import { variantConverter } from "./cast-variant.js";
 
 /**
  * CAST and TRY_CAST. `castFunction(from, to)` checks at planning time that Flink supports the
@@ -91,6 +92,7 @@ function unsupported(from: DataType, to: DataType, where: string): never {
 
 function converter(from: DataType, to: DataType, where: string): Convert {
   if (from.root === "NULL") return () => null;
+  if (from.root === "VARIANT" && to.root !== "VARIANT") return variantConverter(to, no) ?? unsupported(from, to, where);
   switch (to.root) {
     case "CHAR":
     case "VARCHAR":

@@ -162,7 +162,9 @@ function compileCast(node: CallNode, ctx: CodegenContext): Compiled {
   const safe = node.fn === "tryCast";
   const type = to.withNullability(arg.type.isNullable || safe);
   if (isNullType(arg.type)) return { type: type.withNullability(true), src: "null" };
-  const convert = castFunction(arg.type, to, `\`${nodeToString(node)}\``, safe); // validates the conversion now
+  // from VARIANT a JSON null is NULL only where the result may be NULL (Flink's VariantToPrimitiveCastRule)
+  const target = arg.type.root === "VARIANT" ? type : to;
+  const convert = castFunction(arg.type, target, `\`${nodeToString(node)}\``, safe); // validates the conversion now
   if (isIdentityCast(arg.type, to)) return { type, src: arg.src };
   const c = ctx.constant(convert);
   return { type, src: nullSafe(ctx, [arg], ([x]) => `${c}(${x})`) };

@@ -106,6 +106,18 @@ export class Expression<N = unknown> {
   }
   not(): Expression<TOp<"logic", [N]>> { return new Expression(op("not", this)); }
 
+  // -- VARIANT ----------------------------------------------------------------------------------------
+  /** SQL `PARSE_JSON(s [, allowDuplicateKeys])`: the JSON text as a VARIANT; bad JSON fails the job naming the position. */
+  parseJson<const D extends readonly unknown[] = []>(...allowDuplicateKeys: D & ([] | [unknown])): Expression<TOp<"parseJson", [N, ...{ [I in keyof D]: NodeOf<D[I]> }]>> {
+    return new Expression(op("parseJson", this, ...allowDuplicateKeys));
+  }
+  /** SQL `TRY_PARSE_JSON(s [, allowDuplicateKeys])`: as parseJson, NULL for bad JSON. */
+  tryParseJson<const D extends readonly unknown[] = []>(...allowDuplicateKeys: D & ([] | [unknown])): Expression<TOp<"tryParseJson", [N, ...{ [I in keyof D]: NodeOf<D[I]> }]>> {
+    return new Expression(op("tryParseJson", this, ...allowDuplicateKeys));
+  }
+  /** SQL `v['key']` / `v[i]` on a VARIANT: an object's field or an array's element (1-based), a VARIANT; NULL when absent. */
+  at<K>(keyOrIndex: K): Expression<TOp<"variantAt", [N, NodeOf<K>]>> { return new Expression(op("at", this, keyOrIndex)); }
+
   // -- strings ----------------------------------------------------------------------------------------
   upperCase(): Expression<TOp<"string", [N]>> { return new Expression(op("upper", this)); }
   lowerCase(): Expression<TOp<"string", [N]>> { return new Expression(op("lower", this)); }

@@ -1,6 +1,7 @@
 import { numericHelpers } from "./helpers-numeric.js";
 import { stringHelpers } from "./helpers-string.js";
 import { temporalHelpers } from "./helpers-temporal.js";
+import { variantHelpers } from "./helpers-variant.js";
 
 export { likeToRegExp } from "./helpers-string.js";
 
@@ -14,4 +15,5 @@ export const helpers = {
   ...numericHelpers,
   ...stringHelpers,
   ...temporalHelpers,
+  ...variantHelpers,
 };

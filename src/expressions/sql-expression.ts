@@ -231,7 +231,17 @@ class Parser {
         this.depth--;
       }
     }
-    return this.primary();
+    return this.postfix(this.primary());
+  }
+
+  /** `e[key]` / `e[index]` after a primary (VARIANT access, Flink's ITEM operator). */
+  private postfix(e: ExprNode): ExprNode {
+    while (this.ts.acceptOp("[")) {
+      const key = this.expression();
+      this.ts.expectOp("]");
+      e = callNode("at", [e, key]);
+    }
+    return e;
   }
 
   /** After a unary `+` (consumed) or before a unary `-`. */

@@ -9,6 +9,7 @@
  */
 import type { Decimal } from "decimal.js";
 import type { ColumnList, DayTimeInterval, YearMonthInterval } from "../types/data-type.js";
+import type { Variant } from "../types/variant.js";
 
 /** Reference to a column by name. */
 export interface TCol<N extends string> { readonly col: N }
@@ -64,6 +65,7 @@ export type Category<T> =
   : NonNullable<T> extends string ? "STRING"
   : NonNullable<T> extends boolean ? "BOOLEAN"
   : NonNullable<T> extends Date ? "TIMESTAMP"
+  : NonNullable<T> extends Variant ? "VARIANT"
   : unknown extends T ? "ANY"
   : "OTHER";
 
@@ -172,6 +174,15 @@ type ApplyOk<K extends string, V extends readonly unknown[]> =
   // substring / lpad / rpad whose length (or pad) is not a literal that rules out their NULL result
   : K extends "nullableString" ? (IsCat<V[0], "STRING"> extends true ? string | null
     : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
+  : K extends "parseJson" ? (IsCat<V[0], "STRING"> extends true ? (V extends readonly [unknown, infer D] ? (IsCat<D, "BOOLEAN"> extends true ? Variant | NullOf<[V[0]]>
+    : TErr<`parseJson needs a BOOLEAN allowDuplicateKeys, got ${Category<D>}`>) : Variant | NullOf<V>)
+    : TErr<`parseJson needs a STRING argument, got ${Category<V[0]>}`>)
+  : K extends "tryParseJson" ? (IsCat<V[0], "STRING"> extends true ? (V extends readonly [unknown, infer D] ? (IsCat<D, "BOOLEAN"> extends true ? Variant | null
+    : TErr<`tryParseJson needs a BOOLEAN allowDuplicateKeys, got ${Category<D>}`>) : Variant | null)
+    : TErr<`tryParseJson needs a STRING argument, got ${Category<V[0]>}`>)
+  : K extends "variantAt" ? (IsCat<V[0], "VARIANT"> extends true ? (Category<V[1]> extends "STRING" | "NUMERIC" | "NULL" | "ANY" ? Variant | null
+    : TErr<`at needs a STRING key or an INT index, got ${Category<V[1]>}`>)
+    : TErr<`at needs a VARIANT, got ${Category<V[0]>}`>)
   : K extends "stringToInt" ? (IsCat<V[0], "STRING"> extends true ? number | NullOf<V>
     : TErr<`string function needs a STRING argument, got ${Category<V[0]>}`>)
   : K extends "stringToBool" ? (AllCat<V, "STRING"> extends true ? boolean | NullOf<V>

@@ -6,7 +6,7 @@ import type { Decimal } from "decimal.js";
 export type TypeRoot =
   | "CHAR" | "VARCHAR" | "BOOLEAN" | "TINYINT" | "SMALLINT" | "INT" | "BIGINT" | "FLOAT" | "DOUBLE"
   | "DECIMAL" | "DATE" | "TIME" | "TIMESTAMP" | "TIMESTAMP_LTZ" | "INTERVAL_DAY_TIME" | "INTERVAL_YEAR_MONTH"
-  | "ARRAY" | "MAP" | "ROW" | "NULL" | "DESCRIPTOR" | "RAW";
+  | "ARRAY" | "MAP" | "ROW" | "NULL" | "DESCRIPTOR" | "RAW" | "VARIANT";
 
 /** Longest VARCHAR; `STRING` is `VARCHAR(2147483647)` as in Flink. */
 export const MAX_LENGTH = 2147483647;

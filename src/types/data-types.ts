@@ -1,5 +1,6 @@
 import type { Decimal } from "decimal.js";
 import { ValidationError } from "./errors.js";
+import type { Variant } from "./variant.js";
 import {
   type ColumnList, DataType, type DayTimeInterval, MAX_LENGTH, type RowFieldDef, type YearMonthInterval,
 } from "./data-type.js";
@@ -80,4 +81,6 @@ export const DataTypes = {
   },
   NULL: (): DataType<null> => new DataType("NULL", true),
   DESCRIPTOR: (): DataType<ColumnList | null> => new DataType("DESCRIPTOR", true),
+  /** Semi-structured data (JSON kinds kept exact), as Flink's VARIANT; values are `Variant` (`PARSE_JSON`). */
+  VARIANT: (): DataType<Variant | null> => new DataType("VARIANT", true),
 } as const;

@@ -1,4 +1,5 @@
 import type { Decimal } from "decimal.js";
+import type { Variant } from "./variant.js";
 import { type Token, TokenStream } from "./sql-lexer.js";
 import { ValidationError } from "./errors.js";
 import { DataType, type RowFieldDef } from "./data-type.js";
@@ -136,8 +137,9 @@ function parseBase(ts: TokenStream, sql: boolean): DataType {
     case "ROW": return parseRow(ts, start, sql);
     case "NULL": return DataTypes.NULL();
     case "DESCRIPTOR": return DataTypes.DESCRIPTOR();
+    case "VARIANT": return DataTypes.VARIANT();
     default:
-      return ts.fail(`unknown data type '${start.text}'; expected one of STRING, VARCHAR(n), CHAR(n), BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), INTERVAL, ARRAY<t>, MAP<k, v>, ROW<...>`, start);
+      return ts.fail(`unknown data type '${start.text}'; expected one of STRING, VARCHAR(n), CHAR(n), BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), INTERVAL, ARRAY<t>, MAP<k, v>, ROW<...>, VARIANT`, start);
   }
 }
 
@@ -197,6 +199,7 @@ type ScalarValue<B extends string> =
   : B extends "TINYINT" | "SMALLINT" | "INT" | "INTEGER" | "BIGINT" | "FLOAT" | "DOUBLE" ? number
   : B extends "DECIMAL" | "DEC" | "NUMERIC" ? Decimal
   : B extends "TIMESTAMP" | "TIMESTAMP_LTZ" ? Date
+  : B extends "VARIANT" ? Variant
   : unknown;
 
 type NotNullPart<S extends string> = S extends `${infer T} NOT NULL` ? [Trim<T>, false] : [S, true];

@@ -4,6 +4,7 @@ import { Decimal } from "decimal.js";
 import { ValidationError } from "./errors.js";
 import { DataType, MAX_LENGTH } from "./data-type.js";
 import { PositionalRow } from "./row.js";
+import { Variant } from "./variant.js";
 
 const INT_RANGES: Record<string, [number, number]> = {
   TINYINT: [-128, 127],
@@ -160,6 +161,10 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
     case "NULL":
       return fail(where, type, value);
     case "DESCRIPTOR":
+      return value;
+    case "VARIANT":
+      // a Variant is made by PARSE_JSON / parseJsonVariant: a plain JS object would leave its kinds open
+      if (!(value instanceof Variant)) fail(where, type, value, `value ${String(value)} (${describe(value)}) is not a Variant (make one with parseJsonVariant or PARSE_JSON)`);
       return value;
     default:
       return value;
