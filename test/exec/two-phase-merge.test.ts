@@ -50,8 +50,8 @@ const BagNoMerge = AggregateFunction.define({
 });
 
 const ROWS = [Row.of(1, "a"), Row.of(2, "b"), Row.of(1, "c"), Row.of(3, "d"), Row.of(1, "e"), Row.of(2, "f")];
-const bags = (config: ReadonlyMap<string, string>, fn: typeof Bag | typeof BagNoMerge = Bag, rows = ROWS): Table<object> =>
-  env(config).fromValues(KS, ...rows).groupBy($("k")).select($("k"), call(fn, $("s")).as("b"), $("s").count().as("n")) as unknown as Table<object>;
+const bags = (config: ReadonlyMap<string, string>, fn: typeof Bag | typeof BagNoMerge = Bag, rows: readonly unknown[] = ROWS): Table<object> =>
+  env(config).fromValues(KS, ...(rows as typeof ROWS)).groupBy($("k")).select($("k"), call(fn, $("s")).as("b"), $("s").count().as("n")) as unknown as Table<object>;
 
 describe("two-phase aggregation merges user accumulators", () => {
   it("the local phase accumulates, the global phase merges one accumulator per key and bundle; ONE_PHASE accumulates in the group", async () => {
