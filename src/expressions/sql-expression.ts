@@ -412,6 +412,15 @@ class Parser {
       if (filter !== undefined) return this.over({ kind: "Agg", fn: "COUNT", args: [callNode("if", [filter, literal(1), literal(null)])], distinct: false });
       return this.over({ kind: "Agg", fn: "COUNT", args: [], distinct: false });
     }
+    // `COUNT(v.*)`: the rows of one FROM item or pattern variable, as a column `*` qualified by v (MATCH_RECOGNIZE
+    // binds it to the rows mapped to v; elsewhere no column is called `*`, which the binder reports)
+    const starAt = ts.peek();
+    if (this.options.qualified && (starAt.kind === "ident" || starAt.kind === "quoted") && ts.isOp(".", 1) && ts.isOp("*", 2)) {
+      if (name !== "COUNT") ts.fail(`${starAt.text}.* can only be the argument of COUNT, not of ${name}`, starAt);
+      ts.next(); ts.next(); ts.next();
+      ts.expectOp(")");
+      return this.over({ kind: "Agg", fn: "COUNT", args: [{ kind: "Column", name: "*", qualifier: starAt.text, pos: starAt.pos } as ExprNode], distinct: false });
+    }
     const distinct = ts.acceptKeyword("DISTINCT");
     if (!distinct) ts.acceptKeyword("ALL");
     let args = this.list();

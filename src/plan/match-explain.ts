@@ -26,7 +26,7 @@ export function navigationToString(n: MatchRecognizeNode, nav: MatchNavigation):
   switch (nav.kind) {
     case "last": case "first": return `${nav.kind.toUpperCase()}(${ref(nav.variable, nav.column)}${nav.offset === 0 ? "" : `, ${nav.offset}`})`;
     case "prev": return `PREV(${names[nav.column]}${nav.offset === 1 ? "" : `, ${nav.offset}`})`;
-    case "agg": return `${nav.call.fn}(${nav.call.args.length === 0 ? "*" : nav.call.args.map((a) => qualifiedText(a, nav.variable < 0 ? undefined : n.variables[nav.variable]!)).join(", ")})`;
+    case "agg": return `${nav.call.fn}(${nav.call.args.length === 0 ? (nav.variable < 0 ? "*" : `${n.variables[nav.variable]!}.*`) : nav.call.args.map((a) => qualifiedText(a, nav.variable < 0 ? undefined : n.variables[nav.variable]!)).join(", ")})`;
     case "matchRowtime": return "MATCH_ROWTIME()";
   }
 }

@@ -20,7 +20,8 @@ export function matchToSql(n: MatchRecognizeNode, from: string, alias: string, f
         const v = x.variable < 0 ? undefined : q(n.variables[x.variable]!);
         const args = x.call.args.map((a) => exprToSql(a, { column: (c) => (v === undefined ? q(c) : `${v}.${q(c)}`), functionName }));
         const fn = x.call.udf === undefined ? x.call.fn : functionName(x.call.udf) ?? x.call.fn;
-        return `${fn}(${args.length === 0 ? "*" : args.join(", ")})`;
+        // no arguments: COUNT(*) (every row of the match) or COUNT(v.*) (the rows mapped to v)
+        return `${fn}(${args.length > 0 ? args.join(", ") : v === undefined ? "*" : `${v}.*`})`;
       }
       case "matchRowtime": return "MATCH_ROWTIME()";
     }

@@ -161,8 +161,10 @@ export function bindMatchRecognize(input: PlanNode, c: MatchRecognizeClause, pc:
         if (e.distinct) return at(pos, () => { throw new ValidationError(`${where}: DISTINCT aggregates are not supported in MATCH_RECOGNIZE, got ${nodeToString(e)}`); });
         // Flink's rule: the arguments may be any expression over the columns of one pattern variable (SUM(A.price *
         // A.qty)); unqualified columns and COUNT(*) are every row of the match
-        const v = aggregatedVariable(e, pos, where);
-        const args = e.args.map((a) => unqualify(a, pos, `${fn}(...) in ${where}`));
+        // COUNT(A.*): the rows mapped to A, as COUNT(*) is every row of the match
+        const star = e.args.length === 1 && e.args[0]!.kind === "Column" && (e.args[0] as Qualified).name === "*" ? e.args[0] as Qualified : undefined;
+        const v = star !== undefined ? variableIndex(star.qualifier!, star.pos ?? pos, where) : aggregatedVariable(e, pos, where);
+        const args = star !== undefined ? [] : e.args.map((a) => unqualify(a, pos, `${fn}(...) in ${where}`));
         const call = at(pos, () => makeAggCall({ kind: "Agg", fn, args, distinct: false, ...(e.udf === undefined ? {} : { udf: e.udf }) }, schema, pc, `$agg`));
         return nav({ kind: "agg", call, variable: v }, call.type);
       }

@@ -110,4 +110,35 @@ describe("MATCH_RECOGNIZE aggregates over expressions", () => {
     expect(() => env.sqlQuery(query("wavg(A.price, B.tax) AS w", "A AS A.price < 20, B AS TRUE")))
       .toThrow(/Aggregation must be applied to a single pattern variable\. Malformed expression: wavg\(A\.price, B\.tax\)/);
   });
+
+  it("COUNT(A.*) counts the rows mapped to A, COUNT(*) every row of the match, COUNT(A.col) A's non-null values; in DEFINE the tested row counts", async () => {
+    const env = tickerEnv();
+    const t = env.sqlQuery(query("COUNT(A.*) AS na, COUNT(B.*) AS nb, COUNT(*) AS n, COUNT(A.price) AS np", "A AS A.price < 20, B AS B.price >= 20"));
+    expect(t.getResolvedSchema().columns.map((c) => `${c.name} ${c.type}`)).toEqual([
+      "symbol STRING", "na BIGINT NOT NULL", "nb BIGINT NOT NULL", "n BIGINT NOT NULL", "np BIGINT NOT NULL",
+    ]);
+    // A = 12, 17, 19, B = 21; A = 18, 15, 14, B = 24
+    expect(await t.execute().toChangelog()).toEqual(["+I[ACME, 3, 1, 4, 3]", "+I[ACME, 3, 1, 4, 3]"]);
+    // at most two rows in A: the third row tested for A sees COUNT(A.*) = 3
+    const define = query("FIRST(A.price) AS f, COUNT(A.*) AS na, B.price AS b", "A AS COUNT(A.*) <= 2 AND A.price < 20, B AS B.price >= 20");
+    expect(await env.executeSql(define).toChangelog()).toEqual(["+I[ACME, 17, 2, 21]", "+I[ACME, 15, 2, 24]"]);
+  });
+
+  it("COUNT(A.*) in explain and toSql(): with its variable, the text gives the same rows", async () => {
+    const env = tickerEnv();
+    const t = env.sqlQuery(query("COUNT(A.*) AS na, COUNT(*) AS n", "A AS COUNT(A.*) <= 2 AND A.price < 20, B AS B.price >= 20"));
+    expect(t.explain()).toContain("measures=[COUNT(A.*) AS na, COUNT(*) AS n]");
+    const text = t.toSql();
+    expect(text).toContain("COUNT(`A`.*) AS `na`");
+    expect(text).toContain("COUNT(*) AS `n`");
+    expect(await env.executeSql(text).toChangelog()).toEqual(["+I[ACME, 2, 3]", "+I[ACME, 2, 3]"]);
+  });
+
+  it("v.* only in COUNT, of a known variable; outside MATCH_RECOGNIZE no column is called *", () => {
+    const env = tickerEnv();
+    const fails = (measures: string) => () => env.sqlQuery(query(measures, "A AS A.price < 20, B AS TRUE"));
+    expect(fails("SUM(A.*) AS s")).toThrow(/line 3, column 16: A\.\* can only be the argument of COUNT, not of SUM/);
+    expect(fails("COUNT(C.*) AS s")).toThrow(/unknown pattern variable 'C' in MEASURES; the pattern's variables are \[A, B\]/);
+    expect(() => env.sqlQuery("SELECT COUNT(Ticker.*) FROM Ticker")).toThrow(/column '\*' is not in table 'Ticker'/);
+  });
 });

@@ -28,6 +28,19 @@ export interface AggregateOptions {
    * call through an accumulator object (builtin.ts): the reference the generated code is tested against.
    */
   readonly inlineAccumulators?: boolean;
+  /**
+   * Two phases (local-bundle.ts): a user function's accumulator is built by the local phase and merged into
+   * the group's with the function's `merge`, so records do not reach it here (`merged` lists those calls).
+   * DISTINCT calls keep folding their values: Flink's global phase merges their distinct-value maps and
+   * accumulates the values new to the group, which is that fold.
+   */
+  readonly mergeUserAccumulators?: boolean;
+}
+
+/** A call whose accumulator the two-phase global aggregate merges: its index in the calls and among the accumulator objects. */
+export interface MergedCall {
+  readonly call: number;
+  readonly accumulator: number;
 }
 
 /**
@@ -128,14 +141,17 @@ function minMax(max: boolean, m: number, h: number): Slot {
   };
 }
 
-/** Any other call (DISTINCT, MIN/MAX under retraction, DECIMAL, strings, user functions): accumulator object `a`. */
-function generic(a: number, needsArg: boolean): Slot {
+/**
+ * Any other call (DISTINCT, MIN/MAX under retraction, DECIMAL, strings, user functions): accumulator object `a`;
+ * `merged`: the accumulator gets no records, the two-phase global aggregate merges the local ones into it.
+ */
+function generic(a: number, needsArg: boolean, merged = false): Slot {
   return {
-    needsArg,
+    needsArg: needsArg && !merged,
     numeric: false,
     rowsAsPresence: false, // an accumulator object may read the row count (createAccumulator shares it)
-    accumulate: (x) => `A${a}.accumulate(g,${x});`,
-    retract: (x) => `A${a}.retract(g,${x});`,
+    accumulate: (x) => (merged ? "" : `A${a}.accumulate(g,${x});`),
+    retract: (x) => (merged ? "" : `A${a}.retract(g,${x});`),
     value: () => `A${a}.value(g)`,
     snapshot: (s, g) => s.accs[a]!.snapshot(g),
     restore: (s, g, d) => s.accs[a]!.restore(g, d),
@@ -166,6 +182,8 @@ export class AggregateLayout {
    * per-record code does not update it — one load and store less per record for SUM / MIN / MAX queries.
    */
   readonly presence: boolean;
+  /** The calls whose accumulators are merged rather than fed records (`mergeUserAccumulators`). */
+  readonly merged: readonly MergedCall[];
 
   /**
    * @param retractable whether the input can retract rows
@@ -176,7 +194,8 @@ export class AggregateLayout {
     let numbers = 0;
     let flags = 0;
     const factories: ((rows: RowCounter) => Accumulator)[] = [];
-    this.slots = calls.map((a) => {
+    const merged: MergedCall[] = [];
+    this.slots = calls.map((a, call) => {
       const argType = a.argTypes[0];
       const notNullArg = argType === undefined || !argType.isNullable;
       const root = a.type.root;
@@ -192,9 +211,12 @@ export class AggregateLayout {
       factories.push(a.udf !== undefined
         ? () => udfAccumulator(a)
         : (rows) => createAccumulator(a.fn, argType, a.type, a.distinct, retractable, rows));
+      const merge = options.mergeUserAccumulators === true && a.udf !== undefined && !a.distinct;
+      if (merge) merged.push({ call, accumulator: i });
       // createAccumulator gives COUNT of a NOT NULL argument the row count (RowCountAcc), which takes no values
-      return generic(i, !(a.udf === undefined && a.fn === "COUNT" && !a.distinct && notNullArg));
+      return generic(i, !(a.udf === undefined && a.fn === "COUNT" && !a.distinct && notNullArg), merge);
     });
+    this.merged = merged;
     this.numbers = numbers;
     this.flags = flags;
     this.factories = factories;

@@ -155,7 +155,7 @@ function miniBatchCode(
   body += `let fresh=false;if(g<0){${retractable ? `if(!add)${ignore}` : ""}`
     + `g=S.alloc();I.add(${key.probe},${key.key},g);${layout.created("S")}fresh=true;}${layout.prelude("S")}`;
   if (retractable) body += `if(!add&&N[g]===0)${ignore}`;
-  body += `if(!B.has(g))B.add(g,fresh?null:[${vals.join(",")}],${key.probe},[${key.columns.join(",")}]);`;
+  body += `B.current=g;if(!B.has(g))B.add(g,fresh?null:[${vals.join(",")}],${key.probe},[${key.columns.join(",")}]);`;
   body += `try{${update}}catch(e){throw E(e,kind,r);}`
     + "if(B.records>=B.spec.size||((B.records&127)===0&&B.due()))flush();";
   const keyCols = key.columns.map((_c, i) => `K[${i}]`);

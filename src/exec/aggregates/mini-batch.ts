@@ -52,6 +52,11 @@ export class MiniBatchBundle {
   readonly keys: unknown[][] = [];
   /** Records folded since the bundle started. */
   records = 0;
+  /**
+   * The group the last record folded reached (-1: none, the record was an ignored retraction); the
+   * two-phase global aggregate reads it to merge a key's local accumulators into that group.
+   */
+  current = -1;
   /** Processing time of the bundle's first record. */
   started = 0;
   private marks = new Uint8Array(64);

@@ -11,6 +11,7 @@ import { ValidationError } from "../../types/errors.js";
 import type { KeyedStateTtl } from "../state-ttl.js";
 import type { MiniBatchBundle, MiniBatchSpec } from "../aggregates/mini-batch.js";
 import { type LocalBundle, compileLocalBundle } from "../aggregates/local-bundle.js";
+import type { UdfAccumulator } from "../udf/aggregate-accumulator.js";
 import type { GroupEntry, SpillingIndex } from "../aggregates/spilling-index.js";
 import { isStoreFiles, type StateBackend, type StoreFiles } from "../state/keyed-store.js";
 import { restoreStore, storeSnapshot } from "../state/snapshot-store.js";
@@ -62,6 +63,8 @@ export class GroupAggregateOperator extends BaseOperator {
   /** The local phase, in two phases: its bundle and per-record function (processElement then). */
   private readonly local: LocalBundle | undefined;
   private readonly fold: ((input: number, kind: number, row: unknown[]) => void) | undefined;
+  /** The one-element list `merge` gets, reused. */
+  private readonly mergeArgument: object[] = [];
   /** The global bundle's size in keys handed on, in two phases. */
   private readonly globalSize: number;
   /** The state's layout (checked on restore): key types and the aggregate list. */
@@ -78,7 +81,8 @@ export class GroupAggregateOperator extends BaseOperator {
     // in two phases the global bundle never ends by itself: flushLocal counts the keys handed on
     const twoPhase = !batch && miniBatch?.twoPhase === true;
     const globalSpec = twoPhase ? { size: Infinity, latency: Infinity, clock: miniBatch!.clock } : miniBatch;
-    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction, options, ttl, globalSpec, backend);
+    const code = compileGroupAggregate(node, batch, retractableInput, this.down, resolveFunction,
+      twoPhase ? { ...options, mergeUserAccumulators: true } : options, ttl, globalSpec, backend);
     this.ttl = code.ttl;
     this.bundle = code.bundle;
     this.flush = code.flush;
@@ -92,7 +96,7 @@ export class GroupAggregateOperator extends BaseOperator {
     this.emitAll = code.emitAll;
     this.globalSize = miniBatch?.size ?? 0;
     if (twoPhase) {
-      const local = compileLocalBundle(node, miniBatch!, () => this.localFull(), resolveFunction);
+      const local = compileLocalBundle(node, miniBatch!, () => this.localFull(), code.layout.merged, resolveFunction);
       this.local = local.bundle;
       this.fold = code.processElement;
       this.processElement = local.process;
@@ -116,15 +120,32 @@ export class GroupAggregateOperator extends BaseOperator {
     const records = local.records;
     local.clear();
     let handed = b.records;
+    const merged = this.layout.merged;
     for (const l of order) {
       const rs = records[l]!;
+      b.current = -1;
       for (let j = 0; j < rs.length; j += 2) fold(0, rs[j] as number, rs[j + 1] as unknown[]);
+      // the key's local accumulators merged into its group (Flink's global merge), after the fold has
+      // kept the group's result before the bundle; none when every record was an ignored retraction
+      if (merged.length > 0 && b.current >= 0) this.mergeLocal(b.current, l);
       b.records = ++handed;
       if (handed >= this.globalSize) {
         this.flush!();
         handed = 0;
       }
     }
+  }
+
+  /** Merges local key `l`'s accumulators into group `g` with the user functions' `merge(acc, [local])`. */
+  private mergeLocal(g: number, l: number): void {
+    const merged = this.layout.merged;
+    const local = this.local!;
+    const one = this.mergeArgument;
+    for (let i = 0; i < merged.length; i++) {
+      one[0] = local.accs[i]!.accumulatorOf(l);
+      (this.cols.accs[merged[i]!.accumulator] as UdfAccumulator).merge(g, one);
+    }
+    one.length = 0;
   }
 
   stateSchema(): Readonly<Record<string, string>> {

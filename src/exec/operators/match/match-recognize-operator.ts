@@ -5,6 +5,7 @@ import type { MatchRecognizeNode } from "../../../plan/nodes/match-recognize.js"
 import { ExecutionError } from "../../../types/errors.js";
 import { Kind } from "../../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js";
+import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../../time/processing-time-service.js";
 import { EventTimeOperator } from "../../windows/event-time-operator.js";
 import { type RowComparator, insertSorted, rowComparator } from "../sort/row-comparator.js";
 import { errorWithRow } from "../row-error.js";
@@ -36,6 +37,10 @@ interface Partition {
  * MATCH_RECOGNIZE (Flink's CepOperator running the NFA of StreamExecMatch), ONE ROW PER MATCH:
  * - event time: a row whose time is not after the watermark is late and dropped (`numLateRecordsDropped`);
  *   other rows wait, sorted by the ORDER BY keys (equal keys in arrival order), until the watermark passes them;
+ * - processing time (`ORDER BY proctime`): rows match in arrival order, at once. With secondary keys
+ *   (`ORDER BY proctime, price`) they wait as in Flink's CepOperator with a comparator: the rows of one
+ *   processing time t are buffered and match sorted by the other keys (equal keys in arrival order) once
+ *   time passes t — a timer at t + 1 ms, or a row of a later time, or the end of input;
  * - each released row advances every partial match of its partition by one NFA step and may begin a new one;
  *   DEFINE conditions are generated functions over the row and the navigations they read (navigation.ts);
  * - the first branch of a partial match to complete it decides the match; matches go out in the order they
@@ -46,7 +51,7 @@ interface Partition {
  * - WITHIN d: a partial match is dropped once a row (or the watermark) is d or more after its first row.
  * State per partition: the partial and waiting matches over shared steps; snapshots carry the waiting rows too.
  */
-export class MatchRecognizeOperator extends EventTimeOperator {
+export class MatchRecognizeOperator extends EventTimeOperator implements UsesProcessingTime, ProcessingTimeTarget {
   private readonly keys: GroupKeys;
   private readonly partitions: Partition[] = [];
   private readonly nfa: Nfa;
@@ -62,6 +67,11 @@ export class MatchRecognizeOperator extends EventTimeOperator {
   /** Waiting rows (event time), sorted; rows before `head` are released. */
   private pending: unknown[][] = [];
   private head = 0;
+  /** Processing time with secondary ORDER BY keys: rows wait for time to pass theirs (sorted). */
+  private readonly procTimeSorted: boolean;
+  private timers: ProcessingTimeService | undefined;
+  /** The latest processing time a timer was registered for (rows arrive in time order). */
+  private timerFor = -Infinity;
   // the step being explored (fields instead of a closure per row)
   private cur!: Thread;
   private row!: unknown[];
@@ -81,6 +91,7 @@ export class MatchRecognizeOperator extends EventTimeOperator {
     this.timeColumn = timeColumn;
     this.keys = createGroupKeys(node.partitionKeys.map((k) => col(schema.names[k]!)), schema, resolveFunction);
     this.compare = rowComparator(node.orderKeys);
+    this.procTimeSorted = node.timeAttribute === "PROCTIME" && node.orderKeys.length > 1;
     this.nfa = compileNfa(node.pattern);
     this.visited = new Array<number>(this.nfa.states.length).fill(0);
     const navSchema = node.navigationSchema;
@@ -103,6 +114,7 @@ export class MatchRecognizeOperator extends EventTimeOperator {
 
   processElement(_input: number, kind: number, row: unknown[]): void {
     // processing time: rows match in arrival order, at the PROCTIME() value the row was read with (the job clock)
+    if (this.procTimeSorted) { this.bufferProcTime(row); return; }
     if (this.node.timeAttribute === "PROCTIME") { this.match(row, this.rowtime(row), kind); return; }
     const t = this.rowtime(row);
     if (t <= this.currentWatermark) {
@@ -112,10 +124,45 @@ export class MatchRecognizeOperator extends EventTimeOperator {
     insertSorted(this.pending, this.head, row, this.compare);
   }
 
+  /** A row at processing time t first releases the rows of earlier times, then waits, sorted, with the rows of t. */
+  private bufferProcTime(row: unknown[]): void {
+    const t = this.rowtime(row);
+    if (this.head < this.pending.length && this.rowtime(this.pending[this.head]!) < t) this.release(t - 1);
+    insertSorted(this.pending, this.head, row, this.compare);
+    if (t > this.timerFor) this.registerTimer(t);
+  }
+
+  bindProcessingTime(service: ProcessingTimeService): void {
+    if (this.procTimeSorted) this.timers = service;
+  }
+
+  /** The job clock passed a time rows wait at: they match, sorted. */
+  onProcessingTime(now: number): void {
+    this.release(now - 1);
+  }
+
+  private registerTimer(t: number): void {
+    const timers = this.timers;
+    if (timers === undefined) return;
+    this.timerFor = t;
+    timers.register(this, t + 1);
+  }
+
   protected override onWatermark(wm: number): void {
+    // processing time: an (event-time) watermark releases nothing, but the end of input releases every row
+    if (!this.procTimeSorted || wm === Infinity) this.release(wm);
+    // on processing time an (event-time) watermark says nothing about WITHIN: partial matches expire with rows
+    if (this.node.within !== undefined && wm !== Infinity && this.node.timeAttribute !== "PROCTIME") {
+      for (const p of this.partitions) if (p.threads.length > 0) { this.expire(p, wm); this.emitReady(p); }
+    }
+    this.out.watermark(wm);
+  }
+
+  /** The waiting rows with a time at or before `upTo` match, in order. */
+  private release(upTo: number): void {
     const rows = this.pending;
     let h = this.head;
-    while (h < rows.length && this.rowtime(rows[h]!) <= wm) {
+    while (h < rows.length && this.rowtime(rows[h]!) <= upTo) {
       const r = rows[h++]!;
       this.head = h;
       this.match(r, this.rowtime(r), Kind.INSERT);
@@ -123,11 +170,6 @@ export class MatchRecognizeOperator extends EventTimeOperator {
     if (h === rows.length) { this.pending = []; h = 0; }
     else if (h > 1024 && h > rows.length >>> 1) { this.pending = rows.slice(h); h = 0; }
     this.head = h;
-    // on processing time an (event-time) watermark says nothing about WITHIN: partial matches expire with rows
-    if (this.node.within !== undefined && wm !== Infinity && this.node.timeAttribute !== "PROCTIME") {
-      for (const p of this.partitions) if (p.threads.length > 0) { this.expire(p, wm); this.emitReady(p); }
-    }
-    this.out.watermark(wm);
   }
 
   /** One NFA step of the row's partition. */
@@ -299,6 +341,8 @@ export class MatchRecognizeOperator extends EventTimeOperator {
     this.numLateRecordsDropped = s.numLateRecordsDropped;
     this.pending = s.pending.map((r) => r.slice());
     this.head = 0;
+    // processing time: the timers of the restored rows, one per distinct time (they are sorted by time first)
+    if (this.procTimeSorted) for (const r of this.pending) { const t = this.rowtime(r); if (t > this.timerFor) this.registerTimer(t); }
     for (const sp of s.partitions) {
       const steps: Step[] = [];
       for (const [row, variable, seq, time, prev] of sp.steps) steps.push({ row: row.slice(), variable, seq, time, prev: prev < 0 ? null : steps[prev]! });
