@@ -72,7 +72,7 @@ describe("interval joins: rules", () => {
     const q = o.join(s).where($("id").isEqual($("order_id")).and($("order_ts").isGreaterOrEqual($("shipment_ts").minus(lit(1).hours())))
       .and($("order_ts").isLess($("shipment_ts"))));
     expect(q.node.kind).toBe("IntervalJoin");
-    expect(q.explain()).toContain("windowBounds=[isRowTime=true, leftLowerBound=-3600000, leftUpperBound=-1, leftTimeIndex=2, rightTimeIndex=2]");
+    expect(q.explain()).toContain("windowBounds=[isRowTime=true, leftLowerBound=-3600000, leftUpperBound=-1, leftTimeIndex=2, rightTimeIndex=3]");
     const types = q.getResolvedSchema().columns.filter((c) => c.type.timeAttribute === "ROWTIME").map((c) => c.name);
     expect(types).toEqual(["order_ts", "shipment_ts"]);
   });
