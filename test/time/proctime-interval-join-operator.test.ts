@@ -10,12 +10,12 @@ import type { IntervalJoinNode } from "../../src/plan/nodes.js";
 
 type JoinKind = "join" | "leftOuterJoin" | "rightOuterJoin" | "fullOuterJoin";
 
-function joinNode(kind: JoinKind, bounds: (lp: Expression<unknown>, rp: Expression<unknown>) => Expression<boolean>): IntervalJoinNode {
+function joinNode(kind: JoinKind, bounds: (lp: Expression<unknown>, rp: Expression<unknown>) => Expression<unknown>): IntervalJoinNode {
   const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
   const l = env.fromValues(Schema.newBuilder().column("k", DataTypes.INT()).columnByExpression("lp", "PROCTIME()").build());
   const r = env.fromValues(Schema.newBuilder().column("rk", DataTypes.INT()).columnByExpression("rp", "PROCTIME()").build());
-  const cond = $("k").isEqual($("rk")).and(bounds($("lp"), $("rp")));
-  const q = kind === "join" ? l.join(r).where(cond) : (l[kind] as (r: unknown, c: unknown) => typeof l)(r, cond);
+  const cond = $("k").isEqual($("rk")).and(bounds($("lp"), $("rp")) as never);
+  const q = kind === "join" ? l.join(r).where(cond) : (l[kind] as unknown as (r: unknown, c: unknown) => typeof l).call(l, r, cond);
   const node = q.node as unknown as IntervalJoinNode;
   expect(node.kind).toBe("IntervalJoin");
   expect(node.procTime).toBe(true);

@@ -14,8 +14,8 @@ function overNode(preceding: Expression<unknown> | undefined): OverAggregateNode
   const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
   const t = env.fromValues(SCHEMA);
   const w = Over.partitionBy($("k")).orderBy($("proc"));
-  const q = t.window((preceding === undefined ? w : w.preceding(preceding as never)).as("w") as never)
-    .select($("k"), $("v"), $("v").sum().over($("w")), $("v").count().over($("w")));
+  const windowed = t.window((preceding === undefined ? w : w.preceding(preceding as never)).as("w") as never) as unknown as { select(...fields: unknown[]): { node: unknown } };
+  const q = windowed.select($("k"), $("v"), $("v").sum().over($("w")), $("v").count().over($("w")));
   const over = (q.node as unknown as { input: OverAggregateNode }).input;
   expect(over.kind).toBe("OverAggregate");
   expect(over.window.procTime).toBe(true);
