@@ -106,6 +106,19 @@ describe("processing-time OVER: RANGE BETWEEN INTERVAL PRECEDING waits for the t
     expect(h.take()).toEqual(["+I[a, 4, 7000, 4, 1]"]);
   });
 
+  it("a row stamped before a timer that already fired counts at the timer's time and gets a timer of its own", () => {
+    const h = harness(overNode(lit(2).seconds()));
+    h.row("a", 1, 1000);
+    h.fire(1001);
+    expect(h.take()).toEqual(["+I[a, 1, 1000, 1, 1]"]);
+    h.row("a", 2, 1000); // read at 1000, reaching the operator after its clock passed 1001
+    expect(h.service.next()).toBe(1002);
+    h.fire(1001);
+    expect(h.take()).toEqual([]);
+    h.fire(1002);
+    expect(h.take()).toEqual(["+I[a, 2, 1000, 3, 2]"]);
+  });
+
   it("the end of input releases the waiting rows; event-time watermarks release nothing", () => {
     const h = harness(overNode(lit(1).seconds()));
     h.row("a", 1, 1000);

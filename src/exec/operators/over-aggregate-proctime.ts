@@ -60,7 +60,7 @@ export class ProcTimeOverAggregateOperator extends BaseOperator implements UsesP
   private readonly preceding: number | undefined;
   private readonly ttl: KeyedStateTtl | undefined;
   private timers: ProcessingTimeService | undefined;
-  /** The processing time of the latest row (the operator's "now"). */
+  /** The processing time of the latest row or fired timer (the operator's "now"). */
   private now = -Infinity;
   /** RANGE: the time of the waiting rows, and their partitions in order of their first waiting row. */
   private pendingTime = -Infinity;
@@ -176,6 +176,9 @@ export class ProcTimeOverAggregateOperator extends BaseOperator implements UsesP
   }
 
   onProcessingTime(now: number): void {
+    // the operator's time moves on with the clock too: a row stamped before this timer but arriving after it
+    // counts at its arrival, as Flink's function reads the current processing time (and finds a timer again)
+    if (now > this.now) this.now = now;
     if (this.range) this.advance(now - 1, now);
   }
 
