@@ -128,7 +128,7 @@ export async function traceTimeline(table: Table<object, ChangelogKind>, options
 /** Plans whose outputs come only when a watermark passes (group windows, event-time OVER). */
 function onlyWatermarkDriven(n: PlanNode): boolean {
   if (n.kind === "WindowAggregate") return true;
-  if (n.kind === "OverAggregate") return n.window.timeBased;
+  if (n.kind === "OverAggregate") return n.window.timeBased && n.window.procTime !== true;
   if (n.kind === "Values" || n.kind === "Process" || n.kind === "Aggregate" || n.kind === "Distinct") return false;
   const ins = inputsOf(n);
   return ins.length > 0 && ins.every(onlyWatermarkDriven);

@@ -14,7 +14,8 @@ import { type JoinNode, type JoinType, joinNode } from "./nodes/join.js";
  *   join emits rows in any time order);
  * - the predicate's conjuncts `l = r` (one side's columns each) become equality keys, the rest stays a residual;
  * - two conjuncts bounding a rowtime attribute of each side against each other (`lt >= rt - 5 s AND lt <= rt`,
- *   `lt.between(rt - 5 s, rt + 5 s)`) make it an interval join instead (IntervalJoinNode).
+ *   `lt.between(rt - 5 s, rt + 5 s)`) make it an interval join instead (IntervalJoinNode); so do two bounding a
+ *   processing-time attribute of each side (a processing-time interval join).
  */
 export function planJoin(
   left: PlanNode, right: PlanNode, joinType: JoinType, predicate: ExprNode | undefined, pc: PlanContext, what: string,
@@ -74,6 +75,7 @@ export function planJoin(
   if (interval !== undefined) {
     return intervalJoinNode({
       ...common, leftTime: interval.leftTime, rightTime: interval.rightTime, lower: interval.lower, upper: interval.upper,
+      ...(interval.proc ? { procTime: true } : {}),
     });
   }
   return joinNode(common);
@@ -125,6 +127,8 @@ interface IntervalBounds {
   /** leftTime - rightTime <= upper (ms) */
   readonly upper: number;
   readonly used: readonly ExprNode[];
+  /** The bounded attributes are processing-time ones. */
+  readonly proc: boolean;
 }
 
 /**
@@ -137,13 +141,14 @@ function intervalBounds(parts: readonly ExprNode[], left: ResolvedSchema, right:
   let lower = -Infinity;
   let upper = Infinity;
   const used: ExprNode[] = [];
-  const term = (e: ExprNode): { side: "L" | "R"; index: number; offset: number } | undefined => {
+  const term = (e: ExprNode): { side: "L" | "R"; index: number; offset: number; proc: boolean } | undefined => {
     if (e.kind === "Column") {
       const side = left.has(e.name) ? "L" : right.has(e.name) ? "R" : undefined;
       if (side === undefined) return undefined;
       const schema = side === "L" ? left : right;
       const index = schema.indexOf(e.name);
-      return schema.columns[index]!.type.timeAttribute === "ROWTIME" ? { side, index, offset: 0 } : undefined;
+      const attr = schema.columns[index]!.type.timeAttribute;
+      return attr === "ROWTIME" || attr === "PROCTIME" ? { side, index, offset: 0, proc: attr === "PROCTIME" } : undefined;
     }
     if (e.kind === "Call" && (e.fn === "plus" || e.fn === "minus") && e.udf === undefined) {
       const base = term(e.args[0]!);
@@ -157,7 +162,8 @@ function intervalBounds(parts: readonly ExprNode[], left: ResolvedSchema, right:
   const compare = (a: ExprNode, op: string, b: ExprNode): boolean => {
     const ta = term(a);
     const tb = term(b);
-    if (ta === undefined || tb === undefined || ta.side === tb.side) return false;
+    // both event time or both processing time (Flink's rule); a mixed pair is no interval join
+    if (ta === undefined || tb === undefined || ta.side === tb.side || ta.proc !== tb.proc) return false;
     const [l, r, flip] = ta.side === "L" ? [ta, tb, false] : [tb, ta, true];
     const p: [number, number] = [l.index, r.index];
     if (pair !== undefined && (pair[0] !== p[0] || pair[1] !== p[1])) return false;
@@ -186,7 +192,8 @@ function intervalBounds(parts: readonly ExprNode[], left: ResolvedSchema, right:
     if (op !== undefined && compare(p.args[0]!, op, p.args[1]!)) used.push(p);
   }
   if (pair === undefined || lower === -Infinity || upper === Infinity) return undefined;
-  return { leftTime: pair[0], rightTime: pair[1], lower, upper, used };
+  const proc = left.columns[pair[0]]!.type.timeAttribute === "PROCTIME";
+  return { leftTime: pair[0], rightTime: pair[1], lower, upper, used, proc };
 }
 
 /** The value of a constant day-time interval expression in milliseconds, or undefined when it is not one. */

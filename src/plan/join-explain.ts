@@ -26,9 +26,9 @@ export function explainJoin(n: JoinNode | IntervalJoinNode | TemporalJoinNode | 
     parts.push(`leftKeys=[${n.leftKeys.map(nodeToString).join(", ")}]`, `rightKeys=[${n.rightKeys.map(nodeToString).join(", ")}]`);
   }
   if (n.kind === "IntervalJoin") {
-    const l = n.left.schema.names[n.leftTime]!;
-    const r = n.right.schema.names[n.rightTime]!;
-    parts.push(`windowBounds=[${l} - ${r} between ${n.lower} ms and ${n.upper} ms]`);
+    // Flink's IntervalJoinSpec.WindowBounds: the bounds of left.t - right.t in ms, the time columns by input index
+    parts.push(`windowBounds=[isRowTime=${n.procTime !== true}, leftLowerBound=${n.lower}, leftUpperBound=${n.upper}, `
+      + `leftTimeIndex=${n.leftTime}, rightTimeIndex=${n.rightTime}]`);
   }
   return parts.join(", ");
 }

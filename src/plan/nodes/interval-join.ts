@@ -6,7 +6,8 @@ import { newNodeId } from "./node-base.js";
 import type { JoinType } from "./join.js";
 
 /**
- * An interval join: a regular join whose predicate bounds a rowtime attribute of each side against the other,
+ * An interval join: a regular join whose predicate bounds a time attribute of each side against the other (both
+ * rowtime, or both processing time),
  * `lower <= left.t - right.t <= upper` (milliseconds). Rows wait in state only while a partner can still
  * arrive; the watermark removes them (outer joins then emit the padded row of a row that never matched).
  * The output is append-only and keeps both time attributes.
@@ -20,9 +21,11 @@ export interface IntervalJoinNode {
   readonly joinType: JoinType;
   readonly leftKeys: readonly ExprNode[];
   readonly rightKeys: readonly ExprNode[];
-  /** Column index of the rowtime attribute in the left / right schema. */
+  /** Column index of the time attribute in the left / right schema. */
   readonly leftTime: number;
   readonly rightTime: number;
+  /** The time attributes are processing-time ones: rows wait by the job clock, not by watermarks. */
+  readonly procTime?: boolean;
   readonly lower: number;
   readonly upper: number;
   /** The rest of the predicate, over the output schema. */

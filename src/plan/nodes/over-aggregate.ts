@@ -13,8 +13,10 @@ export interface OverWindowSpec {
   readonly frame: "RANGE" | "ROWS";
   /** Preceding bound: undefined = UNBOUNDED; milliseconds (RANGE) or a number of rows (ROWS). */
   readonly preceding?: number;
-  /** ORDER BY a rowtime attribute (rows are released by watermarks) rather than another column (updates). */
+  /** ORDER BY a time attribute (append-only: rows are released by watermarks, or by processing time) rather than another column (updates). */
   readonly timeBased: boolean;
+  /** ORDER BY a processing-time attribute: rows are taken in arrival order (docs/time.md). */
+  readonly procTime?: boolean;
 }
 
 /** Over aggregation: output columns are [input columns..., aggregates...]. */

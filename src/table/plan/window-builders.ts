@@ -202,13 +202,15 @@ export function overWindowSpec(def: OverWindowDefinition, input: PlanNode, pc: P
   }
   if (order.kind !== "Column") throw new ValidationError(`${what}: orderBy takes a column, got ${nodeToString(def.orderBy)}`);
   const orderType = input.schema.columns[input.schema.indexOf(order.name, `${what}: orderBy column`)]!.type;
-  const timeBased = orderType.timeAttribute === "ROWTIME";
-  if (orderType.timeAttribute === "PROCTIME") throw new ValidationError(`${what}: processing-time over windows are not supported; order by an event-time attribute`);
+  const procTime = orderType.timeAttribute === "PROCTIME";
+  const timeBased = orderType.timeAttribute === "ROWTIME" || procTime;
   if (!timeBased && (orderType.root === "TIMESTAMP" || orderType.root === "TIMESTAMP_LTZ")) {
     // the table's type calls an over window ordered by a timestamp append-only, which only event time guarantees
     throw new ValidationError(`${what}: orderBy column '${order.name}' is a ${orderType} but not an event-time attribute; declare a watermark for it`);
   }
-  if (timeBased && !ascending) throw new ValidationError(`${what}: an over window on the event-time attribute '${order.name}' must be ordered ascending`);
+  if (timeBased && !ascending) {
+    throw new ValidationError(`${what}: an over window on the ${procTime ? "processing" : "event"}-time attribute '${order.name}' must be ordered ascending`);
+  }
 
   const pre = stripAlias(def.preceding);
   let frame: "RANGE" | "ROWS";
@@ -233,7 +235,7 @@ export function overWindowSpec(def: OverWindowDefinition, input: PlanNode, pc: P
   }
   return {
     alias: def.alias, partitionBy, orderBy: order.name, ascending, nullsFirst: nullsFirst ?? ascending, frame, timeBased,
-    ...(preceding !== undefined ? { preceding } : {}),
+    ...(preceding !== undefined ? { preceding } : {}), ...(procTime ? { procTime } : {}),
   };
 }
 
@@ -245,7 +247,7 @@ export function overAggregate(input: PlanNode, window: OverWindowSpec, givenItem
   const what = `over window '${window.alias}'`;
   const inputMode = deriveChangelogMode(input, batch);
   if (window.timeBased && !isInsertOnly(inputMode)) {
-    throw new ValidationError(`${what}: an event-time over aggregate needs an insert-only input, but the input produces updates ${modeToShortString(inputMode)}`);
+    throw new ValidationError(`${what}: an ${window.procTime === true ? "processing" : "event"}-time over aggregate needs an insert-only input, but the input produces updates ${modeToShortString(inputMode)}`);
   }
   const items = prepare(givenItems, input, pc);
   const aggs = new AggCallCollector(input.schema, pc);

@@ -3,6 +3,7 @@ import { type Emitter, type OperatorFactory, type ProjectionFuser, connect } fro
 import type { BaseOperator } from "../../operator.js";
 import { IntervalJoinOperator } from "./interval-join.js";
 import { LookupJoinOperator } from "./lookup-join.js";
+import { ProcTimeIntervalJoinOperator } from "./proctime-interval-join.js";
 import { RegularJoinOperator } from "./regular-join.js";
 import { TemporalJoinOperator } from "./temporal-join.js";
 
@@ -17,7 +18,8 @@ export const joinProjectionFuser: ProjectionFuser<JoinNode> = (node, columns, ct
 };
 
 export const intervalJoinOperator: OperatorFactory<IntervalJoinNode> = (node, ctx, build) =>
-  twoInputs(new IntervalJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
+  twoInputs(node.procTime === true ? new ProcTimeIntervalJoinOperator(node, ctx.resolveFunction) : new IntervalJoinOperator(node, ctx.settings, ctx.resolveFunction),
+    node.left, node.right, build);
 
 export const temporalJoinOperator: OperatorFactory<TemporalJoinNode> = (node, ctx, build) =>
   twoInputs(new TemporalJoinOperator(node, ctx.resolveFunction, ctx.settings.batch ? undefined : ctx.settings.stateBackend), node.left, node.right, build);
