@@ -91,10 +91,9 @@ export class ApiSourceReader implements InternalReader {
         // no closure per read: a source of one-row batches (an iterable) reads once per row
         let r: SourceBatch | null | Promise<SourceBatch | null>;
         try { r = this.reader!.read(); } catch (e) { throw this.fail(e); }
-        if (isPromise(r)) {
-          const p = this.wait(r.then((x) => this.take(x)));
-          return n > 0 ? "more" : p;
-        }
+        // nothing more now (Flink's NOTHING_AVAILABLE), also after rows of this poll: the job has handled them
+        // and waits for the batch instead of taking a step with nothing to read (an idle job stays idle)
+        if (isPromise(r)) return this.wait(r.then((x) => this.take(x)));
         this.take(r);
         continue;
       }
