@@ -1,11 +1,8 @@
-import type { Output } from "../exec/operator.js";
-import type { PollResult, SourceReader } from "../exec/source.js";
 import { ExecutionError, TableError, ValidationError } from "../types/errors.js";
-import { Kind, kindFromShort, PositionalRow, ROW_KIND, type RowKind } from "../types/row.js";
-import type { ResolvedSchema } from "../types/resolved-schema.js";
+import { Kind, KIND_SHORT, kindFromShort, PositionalRow, ROW_KIND, type RowKind } from "../types/row.js";
 import { coerceValue } from "../types/values.js";
-import { checkOptionKeys, type ConnectorTable } from "./connector-spec.js";
-import type { Connector } from "./connector.js";
+import { defineConnector } from "./api/define.js";
+import type { ConnectorColumn, JsonValue, SourceBatch, SourceContext, SourceReader, TableContext } from "./api/contract.js";
 
 /**
  * What an `async-iterable` table reads (the table's attachment): the iterable, the name it is reported
@@ -18,66 +15,52 @@ export interface IterableAttachment {
   readonly changelog: boolean;
 }
 
-/** The changelog an iterable source declares: insert-only, or every kind (Flink's fromChangelogStream default). */
-export const ALL_KINDS: readonly Kind[] = [Kind.INSERT, Kind.UPDATE_BEFORE, Kind.UPDATE_AFTER, Kind.DELETE];
-
 /**
- * Reads an AsyncIterable (or Iterable) of rows, one `next()` at a time and only when polled, so nothing
- * is buffered ahead of the job (backpressure: a slow job slows the producer). A sync iterator is drained
- * `max` rows per poll; an async one returns the pending `next()` as the poll's Promise, and the row it
- * resolves to is emitted by the following poll. Each row is checked against the physical columns.
+ * Reads an AsyncIterable (or Iterable) of rows, one `next()` per `read()` and only when the job asks, so nothing
+ * is buffered ahead of the job (backpressure: a slow job slows the producer). Every batch is one row: the job
+ * never holds a row the iterator gave that it has not taken, which is what makes the row count an exact position
+ * for a source that cannot be read again. The batch object is reused (the job is done with it before the next
+ * `read()`); the row array is new. Each row is checked against the physical columns here (`validRows`), so the
+ * messages name the iterable and its row.
  */
 class IterableReader implements SourceReader {
   private iterator: AsyncIterator<unknown> | Iterator<unknown> | undefined;
-  /** A `next()` result that arrived while the job was not polling. */
-  private ready: IteratorResult<unknown> | undefined;
-  private failure: unknown;
-  private waiting = false;
   private ended = false;
   private rowNumber = 0;
   private readonly names: readonly string[];
+  private readonly columns: readonly ConnectorColumn[];
+  private readonly rows: unknown[][] = [[]];
+  private readonly kinds: RowKind[] = ["+I"];
+  private readonly batch: SourceBatch = { rows: this.rows, kinds: this.kinds };
+  private readonly att: IterableAttachment;
 
-  constructor(private readonly att: IterableAttachment, private readonly physical: ResolvedSchema) {
-    this.names = physical.names;
+  constructor(ctx: SourceContext) {
+    this.att = attachmentOf(ctx);
+    this.columns = ctx.columns;
+    this.names = ctx.columns.map((c) => c.name);
+    // an iterable cannot be read again: after a restore the row count continues, so messages name the right row
+    if (typeof ctx.restoreFrom === "number") this.rowNumber = ctx.restoreFrom;
   }
 
-  poll(out: Output, max: number): PollResult {
-    if (this.failure !== undefined) throw this.fail(this.failure);
-    if (this.waiting) return this.pending!;
+  read(): SourceBatch | null | Promise<SourceBatch | null> {
     const it = (this.iterator ??= this.open());
-    for (let n = 0; n < max; n++) {
-      let r = this.ready;
-      this.ready = undefined;
-      if (r === undefined) {
-        let next: IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
-        try {
-          next = it.next();
-        } catch (e) {
-          throw this.fail(e);
-        }
-        if (isPromise(next)) return this.wait(next);
-        r = next;
-      }
-      if (r.done) {
-        this.ended = true;
-        out.watermark(Infinity);
-        out.endInput();
-        return "end";
-      }
-      this.emit(out, r.value);
+    let next: IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
+    try {
+      next = it.next();
+    } catch (e) {
+      throw this.fail(e);
     }
-    return "more";
+    if (isPromise(next)) return next.then((r) => this.take(r), (e) => { throw this.fail(e ?? new Error("rejected")); });
+    return this.take(next);
   }
 
-  private pending: Promise<void> | undefined;
-
-  private wait(next: Promise<IteratorResult<unknown>>): Promise<void> {
-    this.waiting = true;
-    this.pending = next.then(
-      (r) => { this.waiting = false; this.ready = r; },
-      (e) => { this.waiting = false; this.failure = e ?? new Error("rejected"); },
-    );
-    return this.pending;
+  private take(r: IteratorResult<unknown>): SourceBatch | null {
+    if (r.done) {
+      this.ended = true;
+      return null;
+    }
+    this.emit(r.value);
+    return this.batch;
   }
 
   private open(): AsyncIterator<unknown> | Iterator<unknown> {
@@ -93,9 +76,10 @@ class IterableReader implements SourceReader {
     return new ExecutionError(`${this.att.name} failed after ${this.rowNumber} rows: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
 
-  private emit(out: Output, row: unknown): void {
+  /** Checks and converts one row into the batch. */
+  private emit(row: unknown): void {
     const n = ++this.rowNumber;
-    const cols = this.physical.columns;
+    const cols = this.columns;
     let kind: number = Kind.INSERT;
     let values: readonly unknown[];
     if (row instanceof PositionalRow) {
@@ -123,19 +107,12 @@ class IterableReader implements SourceReader {
       const c = cols[j]!;
       rec[j] = coerceValue(c.type, values[j], () => `${this.att.name} row ${n}, column '${c.name}'`);
     }
-    out.record(kind, rec);
+    this.rows[0] = rec;
+    this.kinds[0] = KIND_SHORT[kind]!;
   }
 
-  /**
-   * An iterable cannot be read again: after a restore the reader takes the iterable the new job was given as
-   * the rows that follow the checkpoint (the user hands over the rest of the stream); the recorded position is
-   * only the row count, so row numbers in messages continue.
-   */
-  readonly replayable = false;
-  position(): unknown { return this.rowNumber; }
-  seek(position: unknown): void {
-    if (typeof position === "number") this.rowNumber = position;
-  }
+  /** The rows read so far (the source is not replayable: the count only continues the row numbers). */
+  position(): JsonValue { return this.rowNumber; }
 
   /** Cancelling (or ending) the job: an iterator that has not finished is told so with `return()`. */
   close(): void {
@@ -154,7 +131,7 @@ function isPromise<T>(v: unknown): v is Promise<T> {
   return v !== null && typeof v === "object" && typeof (v as { then?: unknown }).then === "function";
 }
 
-function attachmentOf(table: ConnectorTable): IterableAttachment {
+function attachmentOf(table: TableContext): IterableAttachment {
   const a = table.attachment as IterableAttachment | undefined;
   if (a === undefined || a.source === undefined) {
     throw new ValidationError(`table '${table.tableName}': an 'async-iterable' table is made with env.fromAsyncIterable(schema, iterable)`);
@@ -162,17 +139,24 @@ function attachmentOf(table: ConnectorTable): IterableAttachment {
   return a;
 }
 
-/** The connector behind `env.fromAsyncIterable` / `fromChangelogAsyncIterable` (not for SQL: it reads an object). */
-export const asyncIterableConnector: Connector = {
+/**
+ * The connector behind `env.fromAsyncIterable` / `fromChangelogAsyncIterable` (not for SQL: it reads an object),
+ * written against the public connector API. It cannot replay (`replayable: false`): after a restore the reader
+ * takes the iterable the new job was given as the rows that follow the checkpoint (the user hands over the rest
+ * of the stream). Checkpoints of the version before this API stored the bare row count (`legacyPosition`).
+ */
+export const asyncIterableConnector = defineConnector({
   name: "async-iterable",
-  canRead: true,
-  canWrite: false,
+  options: {},
   validate(table) {
-    checkOptionKeys(table, []);
     attachmentOf(table);
   },
-  sourceKinds: (table) => (attachmentOf(table).changelog ? ALL_KINDS : [Kind.INSERT]),
-  createReader(table) {
-    return new IterableReader(attachmentOf(table), table.physical);
+  source: {
+    bounded: () => true,
+    changelog: (table) => (attachmentOf(table).changelog ? "all" : "insert-only"),
+    validRows: true,
+    replayable: false,
+    legacyPosition: (stored) => (typeof stored === "number" ? stored : null),
+    createReader: (ctx) => new IterableReader(ctx),
   },
-};
+});

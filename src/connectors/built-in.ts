@@ -10,13 +10,13 @@ import { jdbcConnector } from "./jdbc/index.js";
 import { parquetConnector } from "./parquet/index.js";
 
 /**
- * The connectors tablestream knows, by name: one entry per connector, holding its planning-time spec
- * and its run-time reader/writer factories. A new connector is one file (or folder) implementing
- * `Connector` and one line here.
+ * The connectors tablestream knows, by name. Every one is written against the public connector API
+ * (`defineConnector`, as a user's connector would be) and adapted by `connectorFromDefinition`; `filesystem` is
+ * two such definitions picked by the table's `format` (filesystem/index.ts). A new connector is one file (or
+ * folder) with its definition and one line here.
  */
 export const BUILT_IN_CONNECTORS: readonly Connector[] = [
-  filesystemConnector, asyncIterableConnector,
-  // written against the public connector API, as a user's connector would be
+  filesystemConnector, connectorFromDefinition(asyncIterableConnector),
   connectorFromDefinition(datagenConnector), connectorFromDefinition(printConnector), connectorFromDefinition(blackholeConnector),
   connectorFromDefinition(collectionConnector), connectorFromDefinition(jdbcConnector), connectorFromDefinition(parquetConnector),
 ];

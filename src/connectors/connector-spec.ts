@@ -1,4 +1,3 @@
-import { ValidationError } from "../types/errors.js";
 import type { ConnectorAttachment, SinkDistribution } from "../plan/nodes.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import type { PushdownSupport } from "../plan/pushed-filter.js";
@@ -77,26 +76,3 @@ export interface ConnectorSpec {
   /** What the planner may push into a scan of the table (projection, filters); nothing when absent. */
   pushdown?(table: ConnectorTable): PushdownSupport | undefined;
 }
-
-/**
- * Checks options against the keys a connector knows; `patterns` are prefixes with a `#` field part
- * (`fields.#.kind`). Flink's message lists the unsupported and the supported options.
- */
-export function checkOptionKeys(table: ConnectorTable, known: readonly string[], patterns: readonly string[] = []): void {
-  const unsupported: string[] = [];
-  for (const key of table.options.keys()) {
-    if (known.includes(key)) continue;
-    if (patterns.some((p) => matchesPattern(p, key))) continue;
-    unsupported.push(key);
-  }
-  if (unsupported.length > 0) {
-    throw new ValidationError(`Unsupported options found for '${table.connector}' (table '${table.tableName}').\n\nUnsupported options:\n\n${unsupported.sort().join("\n")}\n\nSupported options:\n\n${[...known, ...patterns].sort().join("\n")}`);
-  }
-}
-
-function matchesPattern(pattern: string, key: string): boolean {
-  const [pre, post] = pattern.split("#") as [string, string | undefined];
-  if (post === undefined) return key === pattern;
-  return key.startsWith(pre) && key.endsWith(post) && key.length > pre.length + post.length;
-}
-

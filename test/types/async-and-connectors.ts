@@ -2,7 +2,7 @@
 import { expectTypeOf } from "vitest";
 import {
   $, AsyncScalarFunction, call, DataTypes, defineConnector, EnvironmentSettings, option, Row, TableEnvironment,
-  type OptionValues, type PartitionSpec, type SinkBucketing, type SourceBatch,
+  type ConnectorColumn, type JsonValue, type OptionValues, type PartitionSpec, type SinkBucketing, type SourceBatch,
 } from "../../src/index.js";
 import type { SchemaOf } from "./helpers.js";
 
@@ -110,6 +110,37 @@ defineConnector({
     },
   },
   sink: { handOver: "step", partitioning: true, bucketing: true, createWriter: () => ({ write() {}, close() {} }) },
+});
+
+// the hooks the ported filesystem and async-iterable connectors use: replay, earlier checkpoints, metrics, own format
+defineConnector({
+  name: "ported",
+  options: { format: option.enum(["csv", "json"], { required: true }) },
+  source: {
+    replayable: false,
+    legacyPosition: (stored) => (typeof stored === "number" ? stored : null),
+    partitions: { list: () => [], defaultName: (table) => table.options.format },
+    createReader: (ctx) => {
+      expectTypeOf(ctx.options.format).toEqualTypeOf<"csv" | "json">();
+      expectTypeOf(ctx.physicalColumns).toEqualTypeOf<readonly ConnectorColumn[]>();
+      expectTypeOf(ctx.metrics.scope).toEqualTypeOf<string>();
+      ctx.metrics.gauge("numSkippedRecords", () => 0);
+      // @ts-expect-error a gauge reads a number
+      ctx.metrics.gauge("numSkippedRecords", () => "0");
+      return { read: (): SourceBatch | null => null, position: () => null, close() {} };
+    },
+  },
+  sink: {
+    legacyCommittables: (stored: JsonValue) => [stored],
+    createWriter: () => ({ write() {}, close() {} }),
+  },
+});
+
+defineConnector({
+  name: "bad-replayable",
+  options: {},
+  // @ts-expect-error replayable is a boolean
+  source: { replayable: "no", createReader: () => ({ read: () => null, position: () => null, close() {} }) },
 });
 
 defineConnector({

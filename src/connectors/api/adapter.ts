@@ -52,7 +52,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
         projection: p?.projection === true,
         acceptFilter: (f) => onKeys(f) || (accept !== undefined && accept(f, context(table, "source"))),
         ...(listed !== undefined && keys.length > 0 ? {
-          partitions: (filters: readonly PushedFilter[]) => prunePartitions(table.tableName, listed.list(context(table, "source")).map((spec) => ({ dir: "", spec })), keys, table.physical, filters, DEFAULT_PARTITION_NAME).map((x) => x.spec),
+          partitions: (filters: readonly PushedFilter[]) => prunePartitions(table.tableName, listed.list(context(table, "source")).map((spec) => ({ dir: "", spec })), keys, table.physical, filters, listed.defaultName?.(context(table, "source")) ?? DEFAULT_PARTITION_NAME).map((x) => x.spec),
         } : {}),
       };
     },
@@ -64,7 +64,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
       const declared = def.source?.metadata ?? {};
       const metadata = (table.metadataKeys ?? []).map((k) => ({ name: k, type: declared[k]! }));
       return createApiReader(def, projected, {
-        filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}),
+        physicalColumns: ctx.columns, filters: pushdown?.filters ?? [], ...(projection ? { projection } : {}), ...(metadata.length > 0 ? { metadata } : {}),
         ...(pushdown?.partitions !== undefined ? { partitions: pushdown.partitions } : {}),
       }, settings.clock);
     },

@@ -65,6 +65,11 @@ export type PartitionSpec = Readonly<Record<string, string>>;
 export interface SourcePartitions<O extends OptionDecls = OptionDecls> {
   /** Every partition of the table now (Flink's listPartitions). */
   list(table: TableContext<O>): readonly PartitionSpec[];
+  /**
+   * The partition value text that stands for NULL (Flink's `partition.default-name`); default
+   * `__DEFAULT_PARTITION__`. A connector with that option answers it per table.
+   */
+  defaultName?(table: TableContext<O>): string;
 }
 
 // ---- sources ----------------------------------------------------------------------------------------
@@ -139,6 +144,27 @@ export interface SourceContext<O extends OptionDecls = OptionDecls> extends Tabl
    * source that stamps rows with the current time reads it here, so tests with a fixed clock are reproducible.
    */
   readonly clock: () => number;
+  /**
+   * The table's declared physical columns: `columns` are these, or with projection pushdown the projected ones
+   * (`projection` indexes this list). A source applying pushed filters reads the filtered columns here.
+   */
+  readonly physicalColumns: readonly ConnectorColumn[];
+  /**
+   * The scan's metric group (`<connector>[<table>]`, beside the job's own `numRecordsOut`): a reader registers
+   * what it counts, as Flink's source metric group (`numSkippedRecords` of a format ignoring parse errors).
+   */
+  readonly metrics: SourceMetricGroup;
+}
+
+/**
+ * The metrics of one scan: a gauge is read only when someone asks for a metrics snapshot, so a reader keeps the
+ * number in a field of its own and registers a function reading it (no work per row).
+ */
+export interface SourceMetricGroup {
+  /** The group's scope in the job (`filesystem[orders]`, a second scan of the table `filesystem[orders]#2`). */
+  readonly scope: string;
+  /** Registers `<scope>.<name>`, read by `read()` whenever a snapshot is taken. */
+  gauge(name: string, read: () => number): void;
 }
 
 /** The scan side of a connector (Flink's ScanTableSource). */
@@ -163,6 +189,21 @@ export interface SourceDefinition<O extends OptionDecls = OptionDecls> {
    * checked and converted as `fromValues` checks its rows. A wrong value then reaches the query unchecked.
    */
   readonly validRows?: boolean;
+  /**
+   * Whether the source can return the rows from a position again (files, tables, generators: the default).
+   * `false` for a source that cannot (an iterable handed in by the program): after a restore the reader is
+   * created with `restoreFrom` = its position at the last batch the job received entirely and reads what it is
+   * given as the rows that follow the checkpoint — no row is dropped, and its watermarks start afresh. Such a
+   * source should return small batches (one row): rows it returned but the job had not taken at the checkpoint
+   * are not read again.
+   */
+  readonly replayable?: boolean;
+  /**
+   * A position stored by a checkpoint of an earlier version of the connector, before it was written against this
+   * API (any stored value that is not the job's own `{ at, skip }` form): the position to resume after, handed to
+   * the reader as `restoreFrom`. Absent: such a checkpoint cannot be restored (an error names the position).
+   */
+  legacyPosition?(stored: JsonValue): JsonValue;
   /** Opens a reader (connect, open files); called when the job starts. */
   createReader(ctx: SourceContext<O>): SourceReader | Promise<SourceReader>;
 }
@@ -284,6 +325,13 @@ export interface SinkDefinition<O extends OptionDecls = OptionDecls> {
    * Default `"batch"`: rows wait until a batch is full, a checkpoint or the end of input.
    */
   readonly handOver?: "batch" | "step";
+  /**
+   * The sink state a checkpoint of an earlier version of the connector stored (before it was written against this
+   * API; anything not in the job's own `{ checkpointId, committables }` form): the committables it stands for. The
+   * restored writer receives them in `pendingCommittables` and commits them again. Absent: such a checkpoint
+   * cannot be restored.
+   */
+  legacyCommittables?(stored: JsonValue): readonly Committable[];
   /** Opens a writer (connect, create files); called when the job starts. */
   createWriter(ctx: SinkContext<O>): SinkWriter | Promise<SinkWriter>;
 }
@@ -370,7 +418,10 @@ export interface ConnectorDefinition<O extends OptionDecls = OptionDecls> {
    * to `validate` (read them from `rawOptions`); any other undeclared key is an error listing the valid ones.
    */
   readonly optionPatterns?: readonly string[];
-  /** Whether the connector reads and writes rows through a format (`format` option); `true` = every known format. */
+  /**
+   * Whether the connector reads and writes rows through a format (`format` option); `true` = every known format.
+   * A connector without it may declare a `format` option of its own and bind the formats itself.
+   */
   readonly formats?: boolean | readonly string[];
   /** Checks across options, after each was parsed (e.g. "either 'table' or 'query'"); throw a ValidationError. */
   validate?(table: TableContext<O>, role: "source" | "sink" | "lookup"): void;

@@ -26,7 +26,8 @@ export function defineConnector<const O extends OptionDecls>(definition: Connect
   if (definition.options === null || typeof definition.options !== "object") throw new ValidationError(`connector '${name}': 'options' must be an object of option declarations (option.string(), option.int(), ...)`);
   for (const [key, d] of Object.entries(definition.options)) {
     if (d === null || typeof d !== "object" || typeof d.parse !== "function") throw new ValidationError(`connector '${name}': option '${key}' must be declared with option.string(), option.int(), ...`);
-    if (key === "connector" || key === "format") throw new ValidationError(`connector '${name}': option '${key}' is reserved`);
+    // `format` is the framework's when the connector declares `formats`; otherwise the connector may own it
+    if (key === "connector" || (key === "format" && definition.formats !== undefined && definition.formats !== false)) throw new ValidationError(`connector '${name}': option '${key}' is reserved`);
   }
   if (!definition.source && !definition.sink && !definition.lookup) throw new ValidationError(`connector '${name}' has neither a source, a sink nor a lookup`);
   const roles = ["source", "sink", "lookup"] as const;

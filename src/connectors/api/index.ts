@@ -8,7 +8,7 @@ export { option, parseDurationText } from "./options.js";
 export type { OptionDecl, OptionDecls, OptionValues } from "./options.js";
 export type {
   JsonValue, ConnectorColumn, TableContext, ConnectorDefinition,
-  SourceChangelog, SourceBatch, SourceReader, PushedFilter, SourcePushdown, SourceContext, SourceDefinition,
+  SourceChangelog, SourceBatch, SourceReader, PushedFilter, SourcePushdown, SourceContext, SourceDefinition, SourceMetricGroup,
   SinkChangelog, SinkBatch, Committable, SinkWriter, SinkContext, SinkDefinition, SinkBucketing,
   PartitionSpec, SourcePartitions,
   LookupReader, LookupContext, LookupDefinition,

@@ -254,7 +254,14 @@ export class ApiSinkWriter implements InternalWriter {
   restore(state: unknown): void {
     const s = state as Partial<SinkState> | null;
     if (s === null || typeof s !== "object" || !Array.isArray(s.committables) || typeof s.checkpointId !== "number") {
-      throw new ExecutionError(`${this.where()}: the checkpoint's sink state is not { checkpointId, committables }`);
+      // the state of an earlier version of the connector, before it was written against this API
+      const legacy = this.def.sink?.legacyCommittables;
+      if (legacy === undefined) throw new ExecutionError(`${this.where()}: the checkpoint's sink state is not { checkpointId, committables }`);
+      let list: readonly Committable[];
+      try { list = legacy(state as Committable); } catch (e) { throw this.error("cannot restore the checkpoint's sink state", e); }
+      this.pending = list;
+      this.uncommitted = [...list];
+      return;
     }
     this.pending = s.committables;
     this.uncommitted = [...this.pending];

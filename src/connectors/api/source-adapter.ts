@@ -1,9 +1,10 @@
+import type { MetricGroup } from "../../exec/metrics.js";
 import type { Output } from "../../exec/operator.js";
 import type { PollResult, SourceReader as InternalReader } from "../../exec/source.js";
 import { ExecutionError, TableError } from "../../types/errors.js";
 import { Kind, kindFromShort } from "../../types/row.js";
 import { coerceValue } from "../../types/values.js";
-import type { ConnectorColumn, ConnectorDefinition, JsonValue, PushedFilter, SourceBatch, SourceContext, SourceReader, TableContext } from "./contract.js";
+import type { ConnectorColumn, ConnectorDefinition, JsonValue, PushedFilter, SourceBatch, SourceContext, SourceMetricGroup, SourceReader, TableContext } from "./contract.js";
 
 /** How long the job waits before asking again after an empty batch. */
 const EMPTY_BATCH_PAUSE_MS = 10;
@@ -16,6 +17,8 @@ export interface ScanPushdown {
   readonly metadata?: readonly ConnectorColumn[];
   /** The partitions left after pruning (SourceDefinition.partitions). */
   readonly partitions?: readonly Readonly<Record<string, string>>[];
+  /** The declared physical columns (the table's `columns` may be the projected ones). */
+  readonly physicalColumns?: readonly ConnectorColumn[];
 }
 
 /**
@@ -51,10 +54,23 @@ export class ApiSourceReader implements InternalReader {
   /** Whether rows are checked against the column types (not for sources declaring `validRows`). */
   private readonly checked: boolean;
 
+  /** False for a source that cannot read its rows again (SourceDefinition.replayable): a restore drops no row. */
+  readonly replayable: boolean;
+
+  /** The scan's metric group (setMetrics, before the first poll); a group of its own when the job gives none. */
+  private metrics: SourceMetricGroup;
+
   /** @param clock the job's processing-time clock (SourceContext.clock) */
   constructor(private readonly def: ConnectorDefinition, private readonly table: TableContext, private readonly pushdown: ScanPushdown = { filters: [] }, private readonly clock: () => number = Date.now) {
     this.rowColumns = pushdown.metadata === undefined ? table.columns : [...table.columns, ...pushdown.metadata];
     this.checked = def.source?.validRows !== true;
+    this.replayable = def.source?.replayable !== false;
+    this.metrics = { scope: `${def.name}[${table.tableName}]`, gauge: () => {} };
+  }
+
+  /** The job's metric group of the scan, handed to the reader as `SourceContext.metrics`. */
+  setMetrics(group: MetricGroup): void {
+    this.metrics = group;
   }
 
   poll(out: Output, max: number): PollResult {
@@ -62,7 +78,7 @@ export class ApiSourceReader implements InternalReader {
     if (this.pending !== undefined) return this.pending;
     if (this.reader === undefined) {
       const restore = this.restoreFrom === undefined ? {} : { restoreFrom: this.restoreFrom };
-      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, metadata: [], clock: this.clock, ...this.pushdown, ...restore };
+      const ctx: SourceContext = { ...this.table, signal: this.abort.signal, metadata: [], clock: this.clock, physicalColumns: this.table.columns, metrics: this.metrics, ...this.pushdown, ...restore };
       const r = this.guard(() => this.def.source!.createReader(ctx));
       if (isPromise(r)) return this.wait(r.then((x) => { this.opened(x); }));
       this.opened(r);
@@ -72,11 +88,12 @@ export class ApiSourceReader implements InternalReader {
       const b = this.batch;
       if (b === undefined) {
         if (this.ended) return this.end(out);
-        const r = this.guard(() => this.reader!.read());
-        if (isPromise(r)) {
-          const p = this.wait(r.then((x) => this.take(x)));
-          return n > 0 ? "more" : p;
-        }
+        // no closure per read: a source of one-row batches (an iterable) reads once per row
+        let r: SourceBatch | null | Promise<SourceBatch | null>;
+        try { r = this.reader!.read(); } catch (e) { throw this.fail(e); }
+        // nothing more now (Flink's NOTHING_AVAILABLE), also after rows of this poll: the job has handled them
+        // and waits for the batch instead of taking a step with nothing to read (an idle job stays idle)
+        if (isPromise(r)) return this.wait(r.then((x) => this.take(x)));
         this.take(r);
         continue;
       }
@@ -132,7 +149,8 @@ export class ApiSourceReader implements InternalReader {
   }
 
   private readPosition(): JsonValue {
-    const p = this.guard(() => this.reader!.position());
+    let p: JsonValue;
+    try { p = this.reader!.position(); } catch (e) { throw this.fail(e); }
     return p === undefined ? null : p;
   }
 
@@ -190,16 +208,24 @@ export class ApiSourceReader implements InternalReader {
   /** `{ at, skip }` (see `at`): plain JSON, as the checkpoint stores it. */
   position(): unknown { return { at: this.at, skip: this.skip }; }
 
-  /** Before the first poll of a restored job: the reader is created with `restoreFrom` = the position's `at`. */
+  /**
+   * Before the first poll of a restored job: the reader is created with `restoreFrom` = the position's `at`. A
+   * position of an earlier version of the connector (not `{ at, skip }`) is translated by `legacyPosition`. A
+   * source that cannot replay drops nothing: what it reads after the restore are new rows.
+   */
   seek(position: unknown): void {
     const p = position as { at?: JsonValue; skip?: unknown } | null;
-    if (p === null || typeof p !== "object" || !("at" in p) || typeof p.skip !== "number" || this.reader !== undefined) {
+    const ours = p !== null && typeof p === "object" && "at" in p && typeof p.skip === "number";
+    const legacy = this.def.source?.legacyPosition;
+    if ((!ours && legacy === undefined) || this.reader !== undefined) {
       throw new ExecutionError(`${this.where()}: cannot restore from the position ${JSON.stringify(position)}`);
     }
-    this.restoreFrom = p.at ?? null;
+    const at = ours ? p.at ?? null : this.guard(() => legacy!(position as JsonValue));
+    const skip = ours && this.replayable ? p.skip as number : 0;
+    this.restoreFrom = at ?? null;
     this.at = this.restoreFrom;
-    this.skip = p.skip;
-    this.drop = p.skip;
+    this.skip = skip;
+    this.drop = skip;
   }
 
   /** Cancelling or ending the job: aborts pending requests and closes the reader once. */

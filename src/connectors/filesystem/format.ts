@@ -1,7 +1,6 @@
 import { ValidationError } from "../../types/errors.js";
 import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
-import { boolOption } from "../connector.js";
 
 /**
  * The two formats of the filesystem connector, with Flink's option names:
@@ -36,6 +35,15 @@ export const CSV_OPTIONS = [
   "csv.null-literal", "csv.array-element-delimiter", "csv.ignore-parse-errors",
 ];
 export const JSON_OPTIONS = ["json.ignore-parse-errors", "json.fail-on-missing-field", "json.timestamp-format.standard"];
+
+/** Reads a boolean option ('true' / 'false', case-insensitive). */
+function boolOption(table: ConnectorTable, key: string, fallback: boolean): boolean {
+  const v = table.options.get(key);
+  if (v === undefined) return fallback;
+  const l = v.trim().toLowerCase();
+  if (l !== "true" && l !== "false") throw new ValidationError(`option '${key}' of table '${table.tableName}' must be 'true' or 'false', got '${v}'`);
+  return l === "true";
+}
 
 function singleChar(table: ConnectorTable, key: string, fallback: string): string {
   const v = table.options.get(key) ?? fallback;

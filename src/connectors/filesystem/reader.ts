@@ -2,9 +2,7 @@ import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filt
 import { getOwn } from "../../types/own.js";
 import { createReadStream, existsSync, type ReadStream, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { MetricGroup } from "../../exec/metrics.js";
-import type { Output } from "../../exec/operator.js";
-import type { PollResult, SourceReader } from "../../exec/source.js";
+import type { JsonValue, SourceBatch, SourceContext, SourceReader } from "../api/contract.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { ConnectorTable } from "../connector-spec.js";
 import type { DataType } from "../../types/data-type.js";
@@ -12,13 +10,17 @@ import { DataTypes } from "../../types/data-types.js";
 import { decodeJson, decodeText, FieldError } from "./codec.js";
 import { CsvParser } from "./csv-parser.js";
 import { parseJsonLine } from "./json-exact.js";
-import type { CsvFormat, FileFormat } from "./format.js";
+import { fileFormat, type CsvFormat, type FileFormat } from "./format.js";
+import { connectorTableOf } from "./table-view.js";
 import { describeThrown } from "../../types/describe-thrown.js";
 import { DirectoryMonitor, monitorInterval } from "./monitor.js";
 import { defaultPartitionName, discoverPartitions, escapePathName, parsePartitionValue, partitionPath, unescapePathName } from "./partitions.js";
 
 /** Records read ahead of the job, per source; the file stream pauses beyond this. */
 const READ_AHEAD = 8192;
+
+/** Rows per batch handed to the job (at most; fewer when the pump has no more ready). */
+const BATCH_ROWS = 1024;
 
 /** One unit read from a file: a parsed record, or a syntax error the parser reported. */
 type Item =
@@ -122,7 +124,7 @@ interface FileLayout {
 
 const NO_PARTITION_VALUES: readonly unknown[] = Object.freeze([]);
 
-function fileLayout(table: ConnectorTable, pushdown: ScanPushdown | undefined): FileLayout {
+function fileLayout(table: ConnectorTable, pushdown: Pick<ScanPushdown, "partitions"> | undefined): FileLayout {
   const path = table.options.get("path")!;
   const keys = table.partitionKeys ?? [];
   const physical = table.physical;
@@ -165,8 +167,9 @@ function fileLayout(table: ConnectorTable, pushdown: ScanPushdown | undefined): 
 
 /**
  * Reads the files of a filesystem table, one after the other, as CSV or JSON Lines, checked against the
- * table's physical columns. A pump reads ahead asynchronously (streams, nothing loaded whole); `poll`
- * converts and emits synchronously and returns a Promise only when the pump has nothing ready.
+ * table's physical columns: a source of the public connector API (index.ts). A pump reads ahead asynchronously
+ * (streams, nothing loaded whole); `read` converts synchronously into a batch and returns a Promise only when
+ * the pump has nothing ready.
  * A malformed line fails the job with a message naming the file, the line and the column — or, with
  * `csv.ignore-parse-errors` / `json.ignore-parse-errors`, is skipped and counted in the metric
  * `filesystem[<table>].numSkippedRecords` (plus one warning line on stderr when the table has been read).
@@ -176,6 +179,9 @@ function project(row: readonly unknown[], columns: readonly number[]): unknown[]
   for (let i = 0; i < columns.length; i++) out[i] = row[columns[i]!];
   return out;
 }
+
+/** What `fill` stopped at: a full batch, the end of the files, the pump or the monitor having nothing yet. */
+type FillResult = "full" | "end" | "data" | "monitor";
 
 export class FileSourceReader implements SourceReader {
   private files: string[];
@@ -213,7 +219,18 @@ export class FileSourceReader implements SourceReader {
   private partitionValues: readonly unknown[] = [];
   private readonly projection: readonly number[] | undefined;
 
-  constructor(private readonly table: ConnectorTable, private readonly format: FileFormat, pushdown?: ScanPushdown) {
+  private readonly table: ConnectorTable;
+  private readonly format: FileFormat;
+
+  /**
+   * @param ctx the scan: options, the declared columns (`physicalColumns`; `columns` may be projected), pushed
+   * filters and projection, pruned partitions, metadata keys, metrics, and the position to resume after
+   */
+  constructor(ctx: SourceContext) {
+    const table = connectorTableOf(ctx, ctx.physicalColumns);
+    this.table = table;
+    this.format = fileFormat(table);
+    const pushdown = ctx.partitions !== undefined ? { partitions: ctx.partitions } : undefined;
     const path = table.options.get("path")!;
     const layout = fileLayout(table, pushdown);
     this.files = layout.files;
@@ -226,10 +243,13 @@ export class FileSourceReader implements SourceReader {
     // the files hold the columns that are not partition keys (all of them for an unpartitioned table)
     this.types = layout.slots.map((i) => table.physical.columns[i]!.type);
     this.names = layout.slots.map((i) => table.physical.names[i]!);
-    const filters = pushdown?.filters ?? [];
+    const filters = ctx.filters;
     this.filter = filters.length === 0 ? undefined : pushedFilterPredicate(filters, (c) => table.physical.indexOf(c));
-    this.projection = pushdown?.projection;
-    this.metadataKeys = table.metadataKeys ?? [];
+    this.projection = ctx.projection;
+    this.metadataKeys = ctx.metadata.map((m) => m.name);
+    this.metricScope = ctx.metrics.scope;
+    ctx.metrics.gauge("numSkippedRecords", () => this.skipped);
+    if (ctx.restoreFrom !== undefined && ctx.restoreFrom !== null) this.seek(ctx.restoreFrom);
   }
 
   /** The metadata columns' keys (FILE_METADATA) and the current file's values of them, appended to every row. */
@@ -241,15 +261,32 @@ export class FileSourceReader implements SourceReader {
     return this.skipped;
   }
 
-  setMetrics(group: MetricGroup): void {
-    this.metricScope = group.scope;
-    group.gauge("numSkippedRecords", () => this.skipped);
+  /**
+   * The next rows (up to BATCH_ROWS): at once when the pump has some ready, else a Promise of them; null at the
+   * end. A failure after some rows of a batch is thrown by the next call, once the rows before it went out.
+   */
+  read(): SourceBatch | null | Promise<SourceBatch | null> {
+    if (this.closed) return null;
+    const rows: unknown[][] = [];
+    let r: FillResult;
+    try {
+      r = this.fill(rows);
+    } catch (e) {
+      if (rows.length === 0) throw e;
+      this.failure = e;
+      return { rows };
+    }
+    if (rows.length > 0) return { rows };
+    switch (r) {
+      case "end": return this.end();
+      case "data": return new Promise<void>((resolve) => { this.dataWaiter = resolve; }).then(() => this.read());
+      case "monitor": return this.monitor!.wait().then(() => this.read());
+      default: return { rows };
+    }
   }
 
-  poll(out: Output, max: number): PollResult {
-    if (this.closed) return "end";
-    let n = 0;
-    while (n < max) {
+  private fill(rows: unknown[][]): FillResult {
+    while (rows.length < BATCH_ROWS) {
       if (this.failure !== undefined) throw this.failure;
       if (this.head < this.queue.length) {
         const item = this.queue[this.head]!;
@@ -265,31 +302,28 @@ export class FileSourceReader implements SourceReader {
         if (this.filter !== undefined && !this.filter(row)) continue;
         const record = this.projection === undefined ? row : project(row, this.projection);
         for (let m = 0; m < this.fileMetadata.length; m++) record.push(this.fileMetadata[m]);
-        out.record(0, record);
-        n++;
+        rows.push(record);
         continue;
       }
-      if (!this.fileRead) return new Promise<void>((resolve) => { this.dataWaiter = resolve; });
+      if (!this.fileRead) return "data";
       if (this.fileIndex + 1 >= this.files.length) {
-        if (this.monitor === undefined) return this.end(out);
+        if (this.monitor === undefined) return "end";
         // new files of a partitioned table count only in a partition the scan reads (partition values from the path)
         for (const f of this.monitor.poll()) if (this.partitions.valuesOf(f) !== undefined) this.files.push(f);
-        if (this.fileIndex + 1 >= this.files.length) return n > 0 ? "more" : this.monitor.wait();
+        if (this.fileIndex + 1 >= this.files.length) return "monitor";
       }
       this.startFile(++this.fileIndex);
     }
-    return "more";
+    return "full";
   }
 
-  private end(out: Output): "end" {
+  private end(): null {
     this.closed = true;
     if (this.skipped > 0) {
       const metric = this.metricScope === undefined ? "" : ` (metric '${this.metricScope}.numSkippedRecords')`;
       process.stderr.write(`tablestream: filesystem table '${this.table.tableName}' skipped ${this.skipped} malformed line${this.skipped === 1 ? "" : "s"} (${this.format.kind}.ignore-parse-errors)${metric}; the first: ${this.firstSkip}\n`);
     }
-    out.watermark(Infinity);
-    out.endInput();
-    return "end";
+    return null;
   }
 
   private where(line: number, column?: number): string {
@@ -403,16 +437,20 @@ export class FileSourceReader implements SourceReader {
   }
 
   /** The file being read, its last record boundary the job reached (byte offset) and the records since (checkpoints). */
-  position(): unknown {
+  position(): JsonValue {
     const p: FilePosition = {
       file: this.fileIndex, offset: this.at.offset, line: this.at.line, cr: this.at.cr, skip: this.since,
       ...(this.monitor !== undefined ? { files: this.files.slice(0, this.fileIndex + 1) } : {}),
     };
-    return p;
+    return p as unknown as JsonValue;
   }
 
-  /** Continues at a position: the file is opened at the boundary's byte offset and the records after it already received are dropped. */
-  seek(position: unknown): void {
+  /**
+   * Continues at a position (`SourceContext.restoreFrom`, or the bare position a checkpoint of the version before
+   * the public API stored: the same form): the file is opened at the boundary's byte offset and the records after
+   * it already received are dropped.
+   */
+  private seek(position: unknown): void {
     const p = position as Partial<FilePosition> & { records?: number };
     if (typeof p?.file !== "number") throw new ExecutionError(`filesystem table '${this.table.tableName}': cannot restore from the position ${JSON.stringify(position)}`);
     // a watching source continues with the files it had assigned (the done ones are skipped, the current one is

@@ -131,7 +131,8 @@ export class FileSinkWriter implements SinkWriter {
 
   restore(committable: unknown): void {
     const files = (committable as { pending: readonly string[] }).pending;
-    if (this.table.overwrite) this.pending = [...files];
+    // INSERT OVERWRITE: staged again (a restore may hand over several checkpoints' files), swapped in by close
+    if (this.table.overwrite) { for (const f of files) if (!this.pending.includes(f)) this.pending.push(f); }
     else for (const f of files) this.publish(f);
   }
 
