@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { $, DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment } from "../../src/index.js";
+import { batchLines, runWithRowObjectSink } from "./row-object-support.js";
+
+// The regular inner join (its generated path) builds its output rows as the consumer's row objects when the
+// downstream is the result sink of batches() / toArray() (OperatorOutput.rows): one object per output row, no
+// positional record copied into one. The rows must be exactly those of the record path (toChangelog() reads
+// records), kinds and order included.
+
+const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+
+const bids = (env: TableEnvironment) => env.fromValues(
+  DataTypes.ROW(DataTypes.FIELD("auction", DataTypes.INT().notNull()), DataTypes.FIELD("price", DataTypes.INT().notNull())),
+  Row.of(1, 10), Row.of(2, 5), Row.of(1, 7), Row.of(1, 20), Row.of(3, 1), Row.of(2, 5),
+);
+const names = (env: TableEnvironment) => env.fromValues(
+  DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT().notNull()), DataTypes.FIELD("name", DataTypes.STRING().notNull())),
+  Row.of(1, "one"), Row.of(2, "two"),
+);
+
+describe("regular inner join: joined rows built as the consumer's row objects", () => {
+  it("append-only inputs, a fused projection: the rows of the record path, every one as a row object", async () => {
+    const plan = () => {
+      const env = streaming();
+      return bids(env).join(names(env), $("auction").isEqual($("id"))).select($("name"), $("price"), $("auction"));
+    };
+    // the inputs are read side by side, one record of each per round: (1,10) then (1,one) matches it, ...
+    const want = ["+I[one, 10, 1]", "+I[two, 5, 2]", "+I[one, 7, 1]", "+I[one, 20, 1]", "+I[two, 5, 2]"];
+    expect(await plan().execute().toChangelog()).toEqual(want);
+    expect(await batchLines(plan())).toEqual(want);
+    const r = runWithRowObjectSink(plan());
+    expect(r.all).toEqual(want);
+    expect(r.viaRecord).toEqual([]);
+  });
+
+  it("an updating input: -U/+U pairs and -D keep their kinds and order", async () => {
+    const plan = () => {
+      const env = streaming();
+      const counts = bids(env).groupBy($("auction")).select($("auction"), $("price").count().as("cnt"));
+      return counts.join(names(env), $("auction").isEqual($("id"))).select($("auction"), $("cnt"), $("name"));
+    };
+    const record = await plan().execute().toChangelog();
+    expect(record).toEqual([
+      "+I[1, 1, one]", "+I[2, 1, two]", "-U[1, 1, one]", "+U[1, 2, one]", "-U[1, 2, one]", "+U[1, 3, one]",
+      "-U[2, 1, two]", "+U[2, 2, two]",
+    ]);
+    expect(await batchLines(plan())).toEqual(record);
+    expect(runWithRowObjectSink(plan()).viaRowObject).toEqual(record);
+
+    const deleting = () => {
+      const env = streaming();
+      const changes = env.fromValues(
+        DataTypes.ROW(DataTypes.FIELD("k", DataTypes.INT().notNull()), DataTypes.FIELD("v", DataTypes.STRING().notNull())),
+        Row.of(1, "a"), Row.of(2, "b"), Row.ofKind(RowKind.DELETE, 1, "a"),
+      );
+      return changes.join(names(env), $("k").isEqual($("id"))).select($("v"), $("name"));
+    };
+    const want = ["+I[a, one]", "+I[b, two]", "-D[a, one]"];
+    expect(await deleting().execute().toChangelog()).toEqual(want);
+    expect(await batchLines(deleting())).toEqual(want);
+    expect(runWithRowObjectSink(deleting()).viaRowObject).toEqual(want);
+  });
+});
