@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { $, DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment } from "../../src/index.js";
 import { batchLines, runWithRowObjectSink } from "./row-object-support.js";
 
-// The regular inner join (its generated path) builds its output rows as the consumer's row objects when the
-// downstream is the result sink of batches() / toArray() (OperatorOutput.rows): one object per output row, no
-// positional record copied into one. The rows must be exactly those of the record path (toChangelog() reads
-// records), kinds and order included.
+// The regular inner join (its generated path) and top-N build their output rows as the consumer's row objects
+// when the downstream is the result sink of batches() / toArray() (OperatorOutput.rows): one object per output
+// row, no positional record copied into one. The rows must be exactly those of the record path (toChangelog()
+// reads records), kinds and order included.
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
@@ -59,5 +59,47 @@ describe("regular inner join: joined rows built as the consumer's row objects", 
     expect(await deleting().execute().toChangelog()).toEqual(want);
     expect(await batchLines(deleting())).toEqual(want);
     expect(runWithRowObjectSink(deleting()).viaRowObject).toEqual(want);
+  });
+});
+
+describe("top-N: ranked rows built as the consumer's row objects", () => {
+  it("insert-only input with a row number: +I per new rank, -U/+U per rank that changes row", async () => {
+    const plan = () => bids(streaming()).topN(2, { partitionBy: [$("auction")], orderBy: [$("price").desc()], rowNumber: "rn" });
+    const want = [
+      "+I[1, 10, 1]", "+I[2, 5, 1]", "+I[1, 7, 2]",
+      // (1, 20) goes first: both ranks of auction 1 change row
+      "-U[1, 10, 1]", "+U[1, 20, 1]", "-U[1, 7, 2]", "+U[1, 10, 2]",
+      "+I[3, 1, 1]", "+I[2, 5, 2]",
+    ];
+    expect(await plan().execute().toChangelog()).toEqual(want);
+    expect(await batchLines(plan())).toEqual(want);
+    const r = runWithRowObjectSink(plan());
+    expect(r.all).toEqual(want);
+    expect(r.viaRecord).toEqual([]);
+  });
+
+  it("an updating input without a row number: -D of the row leaving the range, +I of the one entering it", async () => {
+    const plan = () => streaming().fromValues(
+      DataTypes.ROW(DataTypes.FIELD("k", DataTypes.STRING().notNull()), DataTypes.FIELD("v", DataTypes.INT().notNull())),
+      Row.of("a", 1), Row.of("a", 5), Row.of("a", 3), Row.ofKind(RowKind.DELETE, "a", 5),
+    ).topN(2, { partitionBy: [$("k")], orderBy: [$("v").desc()] });
+    const want = ["+I[a, 1]", "+I[a, 5]", "-D[a, 1]", "+I[a, 3]", "-D[a, 5]", "+I[a, 1]"];
+    expect(await plan().execute().toChangelog()).toEqual(want);
+    expect(await batchLines(plan())).toEqual(want);
+    expect(runWithRowObjectSink(plan()).viaRowObject).toEqual(want);
+  });
+
+  it("an updating input with a row number: -D/+I per rank that changes row", async () => {
+    const plan = () => streaming().fromValues(
+      DataTypes.ROW(DataTypes.FIELD("k", DataTypes.STRING().notNull()), DataTypes.FIELD("v", DataTypes.INT().notNull())),
+      Row.of("a", 1), Row.of("a", 5), Row.ofKind(RowKind.UPDATE_BEFORE, "a", 5), Row.ofKind(RowKind.UPDATE_AFTER, "a", 0),
+    ).topN(2, { partitionBy: [$("k")], orderBy: [$("v").desc()], rowNumber: "rn" });
+    const record = await plan().execute().toChangelog();
+    expect(record).toEqual([
+      "+I[a, 1, 1]", "-D[a, 1, 1]", "+I[a, 5, 1]", "+I[a, 1, 2]",
+      "-D[a, 5, 1]", "+I[a, 1, 1]", "-D[a, 1, 2]", "+I[a, 0, 2]",
+    ]);
+    expect(await batchLines(plan())).toEqual(record);
+    expect(runWithRowObjectSink(plan()).viaRowObject).toEqual(record);
   });
 });
