@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { $, DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment } from "../../src/index.js";
+import { $, DataTypes, EnvironmentSettings, Row, RowKind, Schema, TableEnvironment, Tumble, lit } from "../../src/index.js";
 import { batchLines, runWithRowObjectSink } from "./row-object-support.js";
 
-// The regular inner join (its generated path) and top-N build their output rows as the consumer's row objects
-// when the downstream is the result sink of batches() / toArray() (OperatorOutput.rows): one object per output
-// row, no positional record copied into one. The rows must be exactly those of the record path (toChangelog()
-// reads records), kinds and order included.
+// The regular inner join (its generated path), top-N and the window aggregate build their output rows as the
+// consumer's row objects when the downstream is the result sink of batches() / toArray() (OperatorOutput.rows):
+// one object per output row, no positional record copied into one. The rows must be exactly those of the
+// record path (toChangelog() reads records), kinds and order included.
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
@@ -101,5 +101,48 @@ describe("top-N: ranked rows built as the consumer's row objects", () => {
     ]);
     expect(await batchLines(plan())).toEqual(record);
     expect(runWithRowObjectSink(plan()).viaRowObject).toEqual(record);
+  });
+});
+
+describe("window aggregate: fired rows built as the consumer's row objects", () => {
+  const plan = () => {
+    const env = streaming();
+    const schema = Schema.newBuilder().column("k", DataTypes.INT().notNull()).column("ts", DataTypes.TIMESTAMP_LTZ(3).notNull())
+      .watermark("ts", "ts").build();
+    env.createTemporaryView("T", env.fromValues(schema, Row.of(1, new Date(0)), Row.of(2, new Date(5)), Row.of(1, new Date(7)),
+      Row.of(1, new Date(12)), Row.of(2, new Date(25))));
+    return env.from("T").window(Tumble.over(lit(10).millis()).on($("ts")).as("w")).groupBy($("k"), $("w"))
+      .select($("k"), $("w").end().as("we"), $("k").count().as("n"));
+  };
+
+  it("behind the select's Calc (the usual plan): the rows of the record path", async () => {
+    const want = [
+      "+I[1, 1970-01-01T00:00:00.010, 2]", "+I[2, 1970-01-01T00:00:00.010, 1]", "+I[1, 1970-01-01T00:00:00.020, 1]",
+      "+I[2, 1970-01-01T00:00:00.030, 1]",
+    ];
+    expect(await plan().execute().toChangelog()).toEqual(want);
+    const rows = await plan().execute().toArray();
+    expect(rows.map((r) => [Row.kindOf(r), r.k, r.we.getTime(), r.n])).toEqual([["+I", 1, 10, 2], ["+I", 2, 10, 1], ["+I", 1, 20, 1], ["+I", 2, 30, 1]]);
+    // the select renames and reorders the window's columns: a Calc, which takes records, sits before the sink
+    const r = runWithRowObjectSink(plan());
+    expect(r.all).toEqual(rows.map(String));
+    expect(r.viaRowObject).toEqual([]);
+  });
+
+  it("right in front of the sink: every fired row as a row object, with its window end, as the record path", () => {
+    const t = plan();
+    const window = t.node.kind === "Project" ? t.node.input : t.node;
+    expect(window.kind).toBe("WindowAggregate");
+    // (a row object's String() writes an instant with its Z; both sides here are row objects' strings)
+    const want = [
+      "+I[1, 2, 1970-01-01T00:00:00.010Z]", "+I[2, 1, 1970-01-01T00:00:00.010Z]", "+I[1, 1, 1970-01-01T00:00:00.020Z]",
+      "+I[2, 1, 1970-01-01T00:00:00.030Z]",
+    ];
+    const records = runWithRowObjectSink(t, window, true);
+    expect(records.viaRecord).toEqual(want);
+    const r = runWithRowObjectSink(t, window);
+    expect(r.all).toEqual(want);
+    // the downstream is resolved by the first watermark, before the first window fires
+    expect(r.viaRowObject).toEqual(want);
   });
 });
