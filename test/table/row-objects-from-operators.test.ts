@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import {
-  $, ArgumentTrait, ChangelogMode, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, RowKind, Schema, type Table,
+  $, ArgumentTrait, ChangelogMode, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, RowKind, Schema,
   TableEnvironment, descriptor, tableArg, valueState,
 } from "../../src/index.js";
-import { getExecutor, type JobSink } from "../../src/table/executor.js";
 import { rowConstructors, rowConverter } from "../../src/table/row-converter.js";
 import { CollectSinkOperator } from "../../src/exec/operators/collect-sink.js";
 import { OperatorOutput } from "../../src/exec/operator.js";
 import { ALL_KINDS } from "../../src/plan/changelog-mode.js";
 import { ColumnarValuesJob } from "../../src/exec/columnar/columnar-job.js";
+import { batchLines, runWithRowObjectSink } from "./row-object-support.js";
 
 // The operator in front of the result sink of batches() / forEachBatch() / toArray() builds its output rows as
 // the consumer's row objects (one object per output row, no positional record copied into one): the group
@@ -17,43 +17,6 @@ import { ColumnarValuesJob } from "../../src/exec/columnar/columnar-job.js";
 
 const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 const KINDS = ["+I", "-U", "+U", "-D"];
-
-type AnyTable = Table<object, "append" | "retract" | "upsert">;
-
-/** batches() as `+I[a, b]` strings, from the row objects themselves (kind, own values in column order). */
-async function batchLines(t: AnyTable): Promise<string[]> {
-  const names = t.node.schema.names;
-  const out: string[] = [];
-  for await (const batch of t.execute().batches()) {
-    for (const r of batch) {
-      expect(Object.keys(r)).toEqual(names);
-      out.push(`${Row.kindOf(r)}[${names.map((n) => String((r as Record<string, unknown>)[n])).join(", ")}]`);
-    }
-  }
-  return out;
-}
-
-/** Runs `t` on the internal path with a sink that makes row objects; what came as records and what as row objects. */
-function runWithRowObjectSink(t: AnyTable): { viaRecord: string[]; viaRowObject: string[]; all: string[] } {
-  const env = t.env;
-  const schema = t.node.schema;
-  const convert = rowConverter<object>(schema);
-  const viaRecord: string[] = [];
-  const viaRowObject: string[] = [];
-  const all: string[] = [];
-  const sink: JobSink = {
-    record: (k, v) => { const s = String(convert(k, v)); viaRecord.push(s); all.push(s); },
-    rowObjects: {
-      construct: rowConstructors(schema)[0],
-      constructors: rowConstructors(schema),
-      batch: () => { throw new Error("not a columnar plan"); },
-      add: (row) => { const s = String(row); viaRowObject.push(s); all.push(s); },
-    },
-  };
-  const job = getExecutor().createJob(env.negotiate(t.node, true), { batch: env.isBatch(), config: env.getConfig().options, clock: Date.now }, sink);
-  while (job.step(4096) === "more") { /* run to the end */ }
-  return { viaRecord, viaRowObject, all };
-}
 
 const bids = () => streaming().fromValues(
   DataTypes.ROW(DataTypes.FIELD("auction", DataTypes.INT().notNull()), DataTypes.FIELD("price", DataTypes.INT().notNull())),

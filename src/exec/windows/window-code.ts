@@ -3,7 +3,7 @@ import { ExecutionError } from "../../types/errors.js";
 import type { WindowAggregateNode } from "../../plan/nodes.js";
 import { AggregateLayout, type AggregateOptions } from "../aggregates/aggregate-layout.js";
 import { argumentReads } from "../aggregates/argument-code.js";
-import type { DirectOutput } from "../aggregates/downstream.js";
+import { type DirectOutput, emitSource } from "../aggregates/downstream.js";
 import type { GroupColumns } from "../aggregates/group-columns.js";
 import { type KeyCode, compileKeys } from "../aggregates/key-code.js";
 import type { KeyIndex } from "../aggregates/key-index.js";
@@ -92,8 +92,9 @@ export function compileWindowAggregate(
   const vals = layout.values(ctx);
   // one Date per property per firing, shared by the window's rows (records are immutable once emitted)
   const emit = `function emitWindow(W){const S=W.cols;${layout.prelude("S")}`
-    + `${props.map((p, i) => `const P${i}=${p};`).join("")}const T=D.target,TI=D.input;`
-    + `W.keys.forEachGroup(function(g,kv){T.processElement(TI,0,[${[...key.columnsOf("kv"), ...vals, ...props.map((_p, i) => `P${i}`)].join(",")}]);});}`;
+    + `${props.map((p, i) => `const P${i}=${p};`).join("")}`
+    // each result row as the consumer's row object when the downstream is the result sink of batches()
+    + `W.keys.forEachGroup(function(g,kv){${emitSource(0, [...key.columnsOf("kv"), ...vals, ...props.map((_p, i) => `P${i}`)])}});}`;
   const consts = `const O=${ctx.constant(host)},D=${ctx.constant(down)},E=${ctx.constant(
     (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))};`;
   const [processElement, emitWindow] = ctx.build<[WindowAggregateCode["processElement"], WindowAggregateCode["emitWindow"]]>(

@@ -27,8 +27,12 @@ export function generateInnerJoinProcess(
   // the output row: every joined column, or only the projected ones (a fused select, job-graph.ts)
   const picked = projection ?? Array.from({ length: ls + rs }, (_, i) => i);
   const item = (i: number, leftVar: string, rightVar: string) => (i < ls ? `${leftVar}[${i}]` : `${rightVar}[${i - ls}]`);
-  const leftOut = `[${picked.map((i) => item(i, "row", "o")).join(",")}]`;
-  const rightOut = `[${picked.map((i) => item(i, "o", "row")).join(",")}]`;
+  const leftVs = picked.map((i) => item(i, "row", "o")).join(",");
+  const rightVs = picked.map((i) => item(i, "o", "row")).join(",");
+  // each partner's joined row: a record, or the consumer's row object when the downstream takes those (the
+  // result sink of batches(), OperatorOutput.rows) — one object per output row instead of a record it copies
+  const loops = (emit: (vs: string) => string) => `if(isLeft){for(let i=0;i<rows.length;i++){const o=rows[i];${emit(leftVs)}}}`
+    + `else{for(let i=0;i<rows.length;i++){const o=rows[i];${emit(rightVs)}}}`;
   const s = root.constant(self);
   const retract = root.constant((state: JoinSideState, key: unknown, row: unknown[]) => state.retract(key, row, 0));
   const id = nextGeneratedName("innerJoin");
@@ -42,8 +46,8 @@ export function generateInnerJoinProcess(
     + "if(kind===0||kind===2){const m=mine.map;const s=m.get(key);"
     + "if(s===undefined)m.set(key,{rows:[row],assoc:undefined,times:undefined});else s.rows.push(row);}"
     + "else retract(mine,key,row);"
-    + "if(b===undefined)return;const rows=b.rows;"
-    + `if(isLeft){for(let i=0;i<rows.length;i++){const o=rows[i];out.record(kind,${leftOut});}}`
-    + `else{for(let i=0;i<rows.length;i++){const o=rows[i];out.record(kind,${rightOut});}}`
+    + "if(b===undefined)return;const rows=b.rows;const R=out.rows;"
+    + `if(R==null){${loops((vs) => `out.record(kind,[${vs}]);`)}}`
+    + `else{const C=kind===0?R.C0:kind===2?R.C2:kind===1?R.C1:R.C3;${loops((vs) => `R.add(new C(${vs}));`)}}`
     + "};})()");
 }

@@ -10,6 +10,7 @@ import { errorWithRow } from "../row-error.js";
 import { type RowComparator, rowComparator, rowsEqual } from "../sort/row-comparator.js";
 import { type KeyedStore, type StateBackend, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
 import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
+import { type RankEmit, rankEmitter } from "./rank-emit.js";
 
 /** One partition in a snapshot and in a disk store: its key values and its rows in rank order. */
 type Partition = [keyValues: unknown[], rows: unknown[][]];
@@ -52,6 +53,8 @@ export class RankOperator extends BaseOperator {
   private readonly after: number;
   /** The partitions on a disk backend (the key index then only computes probes), else undefined. */
   private readonly store: KeyedStore<Partition> | undefined;
+  /** Emits an output row (with its row number): a record, or the consumer's row object (rank-emit.ts). */
+  private readonly emit: RankEmit;
 
   constructor(private readonly spec: RankSpec, resolveFunction?: FunctionResolver, backend?: StateBackend) {
     super(1);
@@ -62,6 +65,7 @@ export class RankOperator extends BaseOperator {
     this.e = spec.rankEnd - 1;
     this.before = spec.appendOnly ? Kind.UPDATE_BEFORE : Kind.DELETE;
     this.after = spec.appendOnly ? Kind.UPDATE_AFTER : Kind.INSERT;
+    this.emit = rankEmitter(spec.input.size, spec.rankNumber);
     if (this.keys !== undefined && backend?.cacheSize !== undefined) this.store = backend.createStore<Partition>({ name: "Rank.partitions" });
   }
 
@@ -142,21 +146,22 @@ export class RankOperator extends BaseOperator {
     // old(p), the row at p before the insert, is rows[p + 1] for p >= i (or the dropped one past the end)
     const len = rows.length;
     const out = this.out;
+    const emit = this.emit;
     if (this.spec.rankNumber) {
       const last = lb < e ? lb : e;
       for (let p = i > s ? i : s; p <= last; p++) {
         if (p < lb) {
-          out.record(this.before, withRank(p + 1 < len ? rows[p + 1]! : dropped!, p + 1));
-          out.record(this.after, withRank(rows[p]!, p + 1));
-        } else out.record(Kind.INSERT, withRank(rows[p]!, p + 1));
+          emit(out, this.before, p + 1 < len ? rows[p + 1]! : dropped!, p + 1);
+          emit(out, this.after, rows[p]!, p + 1);
+        } else emit(out, Kind.INSERT, rows[p]!, p + 1);
       }
       return;
     }
     if (i > e) return;
     const leaving = e < lb ? (e + 1 < len ? rows[e + 1] : dropped) : undefined;
     const entering = i >= s ? row : s - 1 < lb ? rows[s] : undefined;
-    if (leaving !== undefined) out.record(Kind.DELETE, leaving);
-    if (entering !== undefined) out.record(Kind.INSERT, entering);
+    if (leaving !== undefined) emit(out, Kind.DELETE, leaving, 0);
+    if (entering !== undefined) emit(out, Kind.INSERT, entering, 0);
   }
 
   /** Removes one row equal to `row`; false if there is none. */
@@ -170,20 +175,21 @@ export class RankOperator extends BaseOperator {
     rows.splice(i, 1);
     const la = lb - 1;
     const out = this.out;
+    const emit = this.emit;
     if (this.spec.rankNumber) {
       const last = Math.min(lb - 1, e);
       for (let p = Math.max(i, s); p <= last; p++) {
         const was = p === i ? removed : rows[p - 1]!;
-        out.record(this.before === Kind.UPDATE_BEFORE && p < la ? Kind.UPDATE_BEFORE : Kind.DELETE, withRank(was, p + 1));
-        if (p < la) out.record(this.before === Kind.UPDATE_BEFORE ? Kind.UPDATE_AFTER : Kind.INSERT, withRank(rows[p]!, p + 1));
+        emit(out, this.before === Kind.UPDATE_BEFORE && p < la ? Kind.UPDATE_BEFORE : Kind.DELETE, was, p + 1);
+        if (p < la) emit(out, this.before === Kind.UPDATE_BEFORE ? Kind.UPDATE_AFTER : Kind.INSERT, rows[p]!, p + 1);
       }
       return true;
     }
     if (i > e) return true;
     const leaving = i >= s ? removed : s < lb ? rows[s - 1] : undefined;
     const entering = e < la ? rows[e] : undefined;
-    if (leaving !== undefined) out.record(Kind.DELETE, leaving);
-    if (entering !== undefined) out.record(Kind.INSERT, entering);
+    if (leaving !== undefined) emit(out, Kind.DELETE, leaving, 0);
+    if (entering !== undefined) emit(out, Kind.INSERT, entering, 0);
     return true;
   }
 
@@ -247,12 +253,4 @@ export class RankOperator extends BaseOperator {
       this.partitions.push(rows.map((r) => r.slice()));
     }
   }
-}
-
-function withRank(row: readonly unknown[], rank: number): unknown[] {
-  const n = row.length;
-  const out = new Array<unknown>(n + 1);
-  for (let i = 0; i < n; i++) out[i] = row[i];
-  out[n] = rank;
-  return out;
 }
