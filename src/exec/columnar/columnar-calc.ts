@@ -53,7 +53,7 @@ export function compileColumnarCalc(
   stages: readonly (FilterNode | ProjectNode)[], inputSchema: ResolvedSchema, resolveFunction?: FunctionResolver,
   construct?: InsertRowConstructor,
 ): ColumnarCalc | undefined {
-  const projects = stages.filter((s) => s.kind === "Project");
+  const projects = stages.filter((s): s is ProjectNode => s.kind === "Project");
   if (projects.length > 1 || (projects.length === 1 && stages[stages.length - 1]!.kind !== "Project")) return undefined;
   let userFunction = false;
   const resolver: FunctionResolver | undefined = resolveFunction === undefined ? undefined : (name, args, ctx, node) => {
