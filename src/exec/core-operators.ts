@@ -109,7 +109,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   MatchRecognize: (node, ctx, build) => {
-    const op = ctx.register(new MatchRecognizeOperator(node, ctx.resolveFunction));
+    const op = ctx.register(new MatchRecognizeOperator(node, ctx.resolveFunction, ctx.settings.batch ? undefined : ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },

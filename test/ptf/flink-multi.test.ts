@@ -4,6 +4,7 @@
 // here too, the tests compare sequences.
 import { describe, expect, it } from "vitest";
 import { RestoreRun } from "./restore-run.js";
+import { backendSuite } from "../support/state-backends.js";
 import type { TableEnvironment } from "../../src/index.js";
 import { $, Row, Session, descriptor, lit } from "../../src/index.js";
 import {
@@ -17,7 +18,7 @@ import { TableArgument } from "../../src/ptf/table-arguments.js";
 import { orderItems } from "../../src/ptf/order-by.js";
 import { ArgumentTrait, DataTypes, ProcessTableFunction, Schema, tableArg } from "../../src/index.js";
 
-describe("§3.12 multiple table inputs", () => {
+backendSuite("§3.12 multiple table inputs", () => {
   it("P-079 process-multi-input-scalar-args", async () => {
     const env = streamingEnv();
     multiValues(env);
@@ -61,7 +62,7 @@ describe("§3.12 multiple table inputs", () => {
   });
 });
 
-describe("§3.13 ORDER BY", () => {
+backendSuite("§3.13 ORDER BY", () => {
   it("P-083 process-order-by", async () => {
     const env = streamingEnv();
     timedSourceLateEventsLarge(env);
@@ -85,7 +86,7 @@ describe("§3.13 ORDER BY", () => {
 });
 
 
-describe("§3.13 ORDER BY over a window aggregate", () => {
+backendSuite("§3.13 ORDER BY over a window aggregate", () => {
   it("P-027 process-order-by-multi-partition-key-and-order-by: the c=2 session comes before the c=1 session of equal window_time", async () => {
     const env = streamingEnv();
     const schema = Schema.newBuilder().column("suite_name", DataTypes.STRING()).column("test_name", DataTypes.STRING()).column("group", DataTypes.STRING())
@@ -108,7 +109,7 @@ describe("§3.13 ORDER BY over a window aggregate", () => {
   });
 });
 
-describe("§3.13 ORDER BY restore programs (sort buffers are state)", () => {
+backendSuite("§3.13 ORDER BY restore programs (sort buffers are state)", () => {
   const BEFORE_LARGE = T_LARGE_ROWS.slice(0, 7);
   const AFTER_LARGE = T_LARGE_ROWS.slice(7);
 

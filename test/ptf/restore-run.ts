@@ -6,6 +6,7 @@ import type { ProcessNode } from "../../src/plan/nodes.js";
 import { KIND_SHORT } from "../../src/types/row.js";
 import { toJavaString } from "../../src/types/format.js";
 import type { Table, TableEnvironment } from "../../src/index.js";
+import { stateBackendFor } from "../../src/exec/state/backend-options.js";
 
 /**
  * Flink's restore programs run a job over the rows "before restore" without ending its sources (no
@@ -21,7 +22,11 @@ export class RestoreRun {
   constructor(env: TableEnvironment, table: Table<object>, private readonly delays: readonly number[], restore?: PtfSnapshot) {
     const node = table.node as ProcessNode;
     const types = table.getResolvedSchema().types;
-    this.op = new PtfOperator(node.call as ResolvedPtfCall, { batch: false, config: env.getConfig().options, clock: Date.now });
+    this.op = new PtfOperator(node.call as ResolvedPtfCall, {
+      batch: false, config: env.getConfig().options, clock: Date.now,
+      // the state backend the environment's configuration names (the suites run on both)
+      stateBackend: stateBackendFor(env.getConfig().options),
+    });
     this.op.out = {
       record: (k, v) => this.out.push(`${KIND_SHORT[k]}[${v.map((x, i) => toJavaString(types[i], x)).join(", ")}]`),
       watermark: () => {},

@@ -5,9 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { activeBackendOptions, backendSuite } from "../support/state-backends.js";
 import { DataTypes, EnvironmentSettings, ExecutionError, Row, Schema, SqlParseError, TableEnvironment, ValidationError } from "../../src/index.js";
 
-const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+/** A streaming environment on the backend of the suite that runs (test/support/state-backends.ts). */
+const streaming = (() => { const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode()); for (const [k, v] of Object.entries(activeBackendOptions())) e.getConfig().set(k, v); return e; });
 
 /** `Ticker (symbol, rowtime, price, tax)` of Flink's pattern recognition docs, a zero-delay watermark. */
 function tickerEnv(): TableEnvironment {
@@ -40,7 +42,7 @@ FROM Ticker
                 PRICE_UP.price > LAST(PRICE_DOWN.price, 1)
     ) MR`;
 
-describe("MATCH_RECOGNIZE: Flink's pattern recognition docs", () => {
+backendSuite("MATCH_RECOGNIZE: Flink's pattern recognition docs", () => {
   it("the V-shape ticker example: one match from 10:00:04 down to 10:00:07 and up at 10:00:08", async () => {
     const env = tickerEnv();
     expect(env.sqlQuery(TICKER_SQL).getResolvedSchema().names).toEqual(["symbol", "start_tstamp", "bottom_tstamp", "end_tstamp"]);
@@ -83,7 +85,7 @@ async function matches(word: string, pattern: string, define: string, extra = ""
     PATTERN (${pattern}) DEFINE ${define}) AS M`).toChangelog();
 }
 
-describe("MATCH_RECOGNIZE: quantifiers and skip strategies", () => {
+backendSuite("MATCH_RECOGNIZE: quantifiers and skip strategies", () => {
   const ABC = "A AS v = 'a', B AS v <> 'a', C AS v = 'c'";
   it("greedy B+ takes every row it can: a B that also matches C never lets C match", async () => {
     expect(await matches("abcbcd", "A B+ C", ABC)).toEqual([]);

@@ -2,7 +2,8 @@
 // comparator): the rows of one processing time are buffered and match sorted by the other ORDER BY keys once
 // time passes theirs (a timer at t + 1 ms, a row of a later time, the end of input); without secondary keys
 // rows match in arrival order. Event time sorts by the secondary keys too.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { activeBackendOptions, backendSuite } from "../support/state-backends.js";
 import {
   CollectionSink, DataTypes, EnvironmentSettings, type PositionalRow, Row, Schema, TableEnvironment, manualClock,
 } from "../../src/index.js";
@@ -22,6 +23,7 @@ const PRICES = Schema.newBuilder().column("sym", DataTypes.STRING()).column("pri
 
 function pricesEnv(clock: ReturnType<typeof manualClock>, rows: readonly PositionalRow[] | AsyncIterable<PositionalRow>): TableEnvironment {
   const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+  for (const [k, v] of Object.entries(activeBackendOptions())) env.getConfig().set(k, v);
   env.setClock(clock);
   const t = Array.isArray(rows) ? env.fromValues(PRICES, ...rows) : env.fromAsyncIterable(PRICES, rows as never, { name: "prices" });
   env.createTemporaryView("prices", t as never);
@@ -41,7 +43,7 @@ function pushable(): { rows: AsyncIterable<PositionalRow>; push(...values: unkno
   return { rows: gen(), push: (...values) => { queue.push(Row.of(...values)); wake?.(); } };
 }
 
-describe("MATCH_RECOGNIZE ORDER BY proctime, key", () => {
+backendSuite("MATCH_RECOGNIZE ORDER BY proctime, key", () => {
   const ROWS = [Row.of("x", 2), Row.of("x", 3), Row.of("x", 1)];
 
   it("rows of the same processing time match sorted by the secondary key; without it in arrival order", async () => {
@@ -82,6 +84,7 @@ describe("MATCH_RECOGNIZE ORDER BY proctime, key", () => {
 
   it("event time: rows with the same rowtime match sorted by the secondary key too", async () => {
     const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    for (const [k, v] of Object.entries(activeBackendOptions())) env.getConfig().set(k, v);
     const schema = Schema.newBuilder().column("sym", DataTypes.STRING()).column("price", DataTypes.INT())
       .column("ts", DataTypes.TIMESTAMP(3)).watermark("ts", "ts - INTERVAL '1' SECOND").build();
     const ts = new Date(T0);

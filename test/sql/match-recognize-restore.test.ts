@@ -1,7 +1,8 @@
 // MATCH_RECOGNIZE restore programs (MatchRecognizeRestoreTest): stop with a savepoint after the rows "before
 // restore" — partial matches and rows waiting for the watermark are in the snapshot — restore a new job from it and
 // feed the rows "after restore"; Flink's exact rows per phase.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { backendSuite } from "../support/state-backends.js";
 import { DataTypes, Schema, type TableEnvironment } from "../../src/index.js";
 import { type AnyTable, type ProgramSource, twoPhase } from "../checkpoints/two-phase.js";
 import { EVENT_TIME_AFTER, EVENT_TIME_BEFORE, EVENT_TIME_SCHEMA, SIMPLE_ROWS, SIMPLE_SQL, SKIP_AFTER, SKIP_BEFORE, eventTimeSql } from "./match-recognize-fixtures.js";
@@ -20,7 +21,7 @@ function arrival(name: string, schema: ReturnType<typeof Schema.newBuilder>, bef
   };
 }
 
-describe("MATCH_RECOGNIZE restore programs, two phases", () => {
+backendSuite("MATCH_RECOGNIZE restore programs, two phases", () => {
   it("R-149 match-simple: the partial match a, b survives the savepoint and completes with c", async () => {
     const src = arrival("MyTable", Schema.newBuilder().column("id", DataTypes.BIGINT()).column("name", DataTypes.STRING()), SIMPLE_ROWS.slice(0, 10), SIMPLE_ROWS.slice(10));
     const r = await twoPhase([src], sql(SIMPLE_SQL));

@@ -2,14 +2,16 @@
 // over the rows before and after the restore (test/sql/match-recognize-restore.test.ts runs them in two phases).
 // Flink's programs order by PROCTIME(), which tablestream does not have yet: they run here ordered by an event-time
 // column that ascends in arrival order with a zero-delay watermark, which is the same order (see docs/sql.md).
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { activeBackendOptions, backendSuite } from "../support/state-backends.js";
 import { DataTypes, EnvironmentSettings, Row, TableEnvironment } from "../../src/index.js";
 import {
   COMPLEX_COLUMNS, COMPLEX_ROWS, COMPLEX_SQL, EVENT_TIME_AFTER, EVENT_TIME_BEFORE, EVENT_TIME_SCHEMA, SIMPLE_ROWS, SIMPLE_SQL, SKIP_AFTER, SKIP_BEFORE, SKIP_COLUMNS,
   arrivalOrdered, eventTimeSql,
 } from "./match-recognize-fixtures.js";
 
-const streaming = () => TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+/** A streaming environment on the backend of the suite that runs (test/support/state-backends.ts). */
+const streaming = (() => { const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode()); for (const [k, v] of Object.entries(activeBackendOptions())) e.getConfig().set(k, v); return e; });
 
 
 
@@ -20,7 +22,7 @@ function eventTimeEnv(): TableEnvironment {
   return env;
 }
 
-describe("MATCH_RECOGNIZE: Flink's programs", () => {
+backendSuite("MATCH_RECOGNIZE: Flink's programs", () => {
   it("R-151 match-order-by-event-time: rows sorted by rowtime as the watermark passes, the late row dropped", async () => {
     const env = eventTimeEnv();
     expect(await env.executeSql(eventTimeSql("ORDER BY rowtime")).toChangelog()).toEqual(["+I[10, 8, 9]", "+I[7, 5, 8]", "+I[9, 3, 11]"]);
@@ -55,7 +57,7 @@ async function skipProgram(after: string): Promise<string[]> {
 }
 
 
-describe("MATCH_RECOGNIZE: Flink's programs in arrival order", () => {
+backendSuite("MATCH_RECOGNIZE: Flink's programs in arrival order", () => {
   it("R-149 match-simple: quoted and lower-case variables, a strict sequence A l C", async () => {
     const env = streaming();
     arrivalOrdered(env, "MyTable", [["id", DataTypes.BIGINT()], ["name", DataTypes.STRING()]], SIMPLE_ROWS);

@@ -7,7 +7,10 @@ import { Kind } from "../../../types/row.js";
 import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js";
 import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../../time/processing-time-service.js";
 import { EventTimeOperator } from "../../windows/event-time-operator.js";
-import { type RowComparator, insertSorted, rowComparator } from "../sort/row-comparator.js";
+import { type RowComparator, rowComparator } from "../sort/row-comparator.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StateBackend, isStoreFiles } from "../../state/keyed-store.js";
+import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
+import { TimeQueue } from "../../windows/time-queue.js";
 import { errorWithRow } from "../row-error.js";
 import { type Nfa, compileNfa } from "./nfa.js";
 import { Navigator, type Step } from "./navigation.js";
@@ -49,7 +52,12 @@ interface Partition {
  *   (PAST LAST ROW: up to the match's last row; TO NEXT ROW: those beginning at its first row; TO FIRST / LAST v:
  *   before v's first / last row);
  * - WITHIN d: a partial match is dropped once a row (or the watermark) is d or more after its first row.
- * State per partition: the partial and waiting matches over shared steps; snapshots carry the waiting rows too.
+ * State: the rows waiting for the watermark (or, on processing time with secondary keys, for time to pass
+ * theirs) by time in a store of the job's state backend, each time's rows in arrival order, and the times
+ * that hold rows in a queue in memory (Flink's timers, one per time) — the temporal sort's mechanism
+ * (sort/temporal-sort-operator.ts); a release takes the due times in order and sorts each time's rows by
+ * the other ORDER BY keys (stably: ties in arrival order). Per partition the partial and waiting matches
+ * over shared steps stay in memory on both backends (Flink keeps them in keyed state too: not yet here).
  */
 export class MatchRecognizeOperator extends EventTimeOperator implements UsesProcessingTime, ProcessingTimeTarget {
   private readonly keys: GroupKeys;
@@ -64,9 +72,10 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
   private readonly width: number;
   private readonly timeColumn: number;
   private readonly compare: RowComparator;
-  /** Waiting rows (event time), sorted; rows before `head` are released. */
-  private pending: unknown[][] = [];
-  private head = 0;
+  /** Waiting rows by time, each list in arrival order. */
+  private readonly waiting: KeyedStore<unknown[][]>;
+  /** The times `waiting` holds, earliest first. */
+  private readonly times = new TimeQueue<number>();
   /** Processing time with secondary ORDER BY keys: rows wait for time to pass theirs (sorted). */
   private readonly procTimeSorted: boolean;
   private timers: ProcessingTimeService | undefined;
@@ -83,9 +92,10 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
   private readonly done = new Set<number>();
   private readonly newMatches: Completed[] = [];
 
-  constructor(private readonly node: MatchRecognizeNode, resolveFunction?: FunctionResolver) {
+  constructor(private readonly node: MatchRecognizeNode, resolveFunction?: FunctionResolver, backend: StateBackend = HASHMAP_BACKEND) {
     const timeColumn = node.orderKeys[0]!.column;
     super(timeColumn, `MATCH_RECOGNIZE ordered by '${node.input.schema.names[timeColumn]}'`);
+    this.waiting = backend.createStore<unknown[][]>({ name: "MatchRecognize.rows" });
     const schema = node.input.schema;
     this.width = schema.size;
     this.timeColumn = timeColumn;
@@ -121,14 +131,24 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
       this.numLateRecordsDropped++;
       return;
     }
-    insertSorted(this.pending, this.head, row, this.compare);
+    this.wait(row, t);
+  }
+
+  /** The row waits with the other rows of its time (arrival order). */
+  private wait(row: unknown[], t: number): void {
+    const rows = this.waiting.get(t);
+    if (rows !== undefined) rows.push(row);
+    else {
+      this.waiting.set(t, [row]);
+      this.times.push(t, t);
+    }
   }
 
   /** A row at processing time t first releases the rows of earlier times, then waits, sorted, with the rows of t. */
   private bufferProcTime(row: unknown[]): void {
     const t = this.rowtime(row);
-    if (this.head < this.pending.length && this.rowtime(this.pending[this.head]!) < t) this.release(t - 1);
-    insertSorted(this.pending, this.head, row, this.compare);
+    if (this.times.size > 0 && this.times.peekTime() < t) this.release(t - 1);
+    this.wait(row, t);
     if (t > this.timerFor) this.registerTimer(t);
   }
 
@@ -160,16 +180,37 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
 
   /** The waiting rows with a time at or before `upTo` match, in order. */
   private release(upTo: number): void {
-    const rows = this.pending;
-    let h = this.head;
-    while (h < rows.length && this.rowtime(rows[h]!) <= upTo) {
-      const r = rows[h++]!;
-      this.head = h;
-      this.match(r, this.rowtime(r), Kind.INSERT);
+    const times = this.times;
+    while (times.size > 0 && times.peekTime() <= upTo) {
+      const t = times.pop();
+      const rows = this.waiting.get(t)!;
+      this.waiting.delete(t);
+      if (rows.length > 1) rows.sort(this.compare);
+      for (let i = 0; i < rows.length; i++) this.match(rows[i]!, t, Kind.INSERT);
     }
-    if (h === rows.length) { this.pending = []; h = 0; }
-    else if (h > 1024 && h > rows.length >>> 1) { this.pending = rows.slice(h); h = 0; }
-    this.head = h;
+  }
+
+  /** The waiting rows in release order (both backends), or on a disk backend during a checkpoint its store's files. */
+  private pendingSnapshot(): unknown {
+    const files = storeSnapshot(this.waiting);
+    if (files !== undefined) return files;
+    const out: unknown[][] = [];
+    for (const [t] of this.times.entries()) for (const r of this.waiting.get(t)!.slice().sort(this.compare)) out.push(r.slice());
+    return out;
+  }
+
+  private restorePending(pending: unknown): void {
+    if (isStoreFiles(pending)) {
+      restoreStore(pending, this.waiting, undefined, (rows) => rows, 0);
+      const times: number[] = [];
+      for (const t of this.waiting.keys()) times.push(t as number);
+      times.sort((a, b) => a - b);
+      for (const t of times) this.times.push(t, t);
+    } else {
+      for (const r of pending as unknown[][]) this.wait(r.slice(), this.rowtime(r));
+    }
+    // processing time: the timers of the restored rows, one per distinct time
+    if (this.procTimeSorted) for (const [t] of this.times.entries()) if (t > this.timerFor) this.registerTimer(t);
   }
 
   /** One NFA step of the row's partition. */
@@ -330,19 +371,16 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
       const completed = p.completed.map((c) => [c.start, ref(c.last)]);
       partitions.push({ keyRow: p.keyRow.slice(), seq: p.seq, steps, threads, completed });
     });
-    return { numLateRecordsDropped: this.numLateRecordsDropped, pending: this.pending.slice(this.head).map((r) => r.slice()), partitions };
+    return { numLateRecordsDropped: this.numLateRecordsDropped, pending: this.pendingSnapshot(), partitions };
   }
 
   override restoreState(state: unknown): void {
     const s = state as {
-      numLateRecordsDropped: number; pending: unknown[][];
+      numLateRecordsDropped: number; pending: unknown;
       partitions: { keyRow: unknown[]; seq: number; steps: [unknown[], number, number, number, number][]; threads: [number, number, number, number][]; completed: [number, number][] }[];
     };
     this.numLateRecordsDropped = s.numLateRecordsDropped;
-    this.pending = s.pending.map((r) => r.slice());
-    this.head = 0;
-    // processing time: the timers of the restored rows, one per distinct time (they are sorted by time first)
-    if (this.procTimeSorted) for (const r of this.pending) { const t = this.rowtime(r); if (t > this.timerFor) this.registerTimer(t); }
+    this.restorePending(s.pending);
     for (const sp of s.partitions) {
       const steps: Step[] = [];
       for (const [row, variable, seq, time, prev] of sp.steps) steps.push({ row: row.slice(), variable, seq, time, prev: prev < 0 ? null : steps[prev]! });

@@ -15,7 +15,7 @@ import { type Clearable, RuntimeContext } from "./runtime-context.js";
 import { CallPhase, MAX_DATE_MS, type TimeHost } from "./time-context.js";
 import { copyValue } from "./state-copy.js";
 import { type Timer, type TimerSnapshot, TimerService } from "./timers.js";
-import { type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
+import { type SortBufferFiles, type SortBufferSnapshot, SortBuffer } from "./sort-buffer.js";
 import { type ValueStateEntry, ValueStateSlot } from "./value-state.js";
 import { type StateAccess, stateAccess } from "./state-access.js";
 import { type ChangeSink, ChangelogInput } from "./changelog-input.js";
@@ -35,8 +35,8 @@ export interface PtfSnapshot {
   readonly views: Readonly<Record<string, readonly (readonly [unknown, unknown])[] | StoreFiles>>;
   /** Registered timers in firing order: [key, name, time, record, input?]. */
   readonly timers?: readonly TimerSnapshot[];
-  /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released. */
-  readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot>>;
+  /** Sort buffers of ORDER BY table arguments, by argument name: rows not yet released (or, disk backend in a checkpoint, the files holding them). */
+  readonly sortBuffers?: Readonly<Record<string, SortBufferSnapshot | SortBufferFiles>>;
   /** Late rows dropped by the sort buffers so far (the metric survives a restore, as for windows). */
   readonly numLateRecordsDropped?: number;
   /** Last row per upsert key of updating table arguments that need it, by argument name. */
@@ -126,6 +126,9 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     const tables = call.tables;
     this.evalFn = call.fn.evalFn;
     this.clock = settings.clock;
+    // keyed state goes to the job's backend; broadcast state (one entry) and timers stay in memory, as
+    // Flink keeps broadcast state and (with state.backend.rocksdb.timer-service.factory HEAP) timers on the heap
+    const backend = settings.stateBackend ?? HASHMAP_BACKEND;
     this.sides = tables.map((table) => {
       const prefix = call.prefix === "all" ? table.schema.columns.map((_, i) => i)
         // every table's key columns carry the current key (co-partitioned: equal values)
@@ -139,7 +142,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
           timeColumn: call.rowtime ? table.timeColumn : -1, mode: call.outputMode,
         }),
         timeColumn: table.timeColumn,
-        sort: table.orderBy.length > 0 ? new SortBuffer(table.orderBy[0]!.column, table.orderBy) : undefined,
+        sort: table.orderBy.length > 0 ? new SortBuffer(table.orderBy[0]!.column, table.orderBy, backend, `${call.functionName}.${table.name}.sortBuffer`) : undefined,
         dropUpdateBefore: table.delivery.dropUpdateBefore,
         changes: table.delivery.materializeKey.length > 0 ? new ChangelogInput(table.delivery, table.schema.types) : undefined,
         broadcast: table.broadcast,
@@ -153,9 +156,6 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     this.makeRow = first.makeRow;
     const ttls = resolveStateTtls(call, settings.config.get("table.exec.state.ttl"));
     const clearables: Clearable[] = [];
-    // keyed state goes to the job's backend; broadcast state (one entry) and timers stay in memory, as
-    // Flink keeps broadcast state and (with state.backend.rocksdb.timer-service.factory HEAP) timers on the heap
-    const backend = settings.stateBackend ?? HASHMAP_BACKEND;
     call.fn.states.forEach((s, i) => {
       const ttl = ttls[i]!.ttl;
       const shared = s.decl.broadcast;

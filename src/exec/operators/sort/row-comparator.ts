@@ -36,19 +36,3 @@ export function rowsEqual(a: readonly unknown[], b: readonly unknown[]): boolean
   }
   return true;
 }
-
-/**
- * Inserts `row` into `rows[from..]`, which is sorted by `compare`, after every row that compares equal
- * (arrival order among ties): the event-time buffers of the temporal sort and of MATCH_RECOGNIZE, whose rows
- * before `from` were already released.
- */
-export function insertSorted(rows: unknown[][], from: number, row: unknown[], compare: RowComparator): void {
-  let lo = from;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(rows[mid]!, row) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  rows.splice(lo, 0, row);
-}
