@@ -72,7 +72,7 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
     return op;
   },
   ChangelogNormalize: (node, ctx, build) => {
-    const op = ctx.register(new ChangelogNormalizeOperator(node));
+    const op = ctx.register(new ChangelogNormalizeOperator(node, ctx.settings.batch ? undefined : ctx.settings.stateBackend));
     connect(build(node.input), op, 0);
     return op;
   },

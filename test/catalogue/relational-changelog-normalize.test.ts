@@ -1,6 +1,7 @@
 // §22 changelog normalize (ChangelogNormalizeTestPrograms): an upsert/CDC source with duplicate events
 // (`table.exec.source.cdc-events-duplicate`) is normalized by its key; the normalized rows are state.
 import { describe, expect, it } from "vitest";
+import { STATE_BACKENDS } from "../support/state-backends.js";
 import { type CatalogueSource, kind, runRestore } from "./restore-runner.js";
 
 const SOURCE: CatalogueSource = {
@@ -16,13 +17,14 @@ const program = (config: Record<string, string>) => ({
   config: { "table.exec.source.cdc-events-duplicate": "true", ...config },
 });
 
-describe("§22 changelog normalize, restored from a savepoint", () => {
+// the normalized rows are keyed state: the same rows with them in memory and in the disk backend's store
+describe.each(STATE_BACKENDS.map((b) => [b.name, b.options] as const))("§22 changelog normalize, restored from a savepoint (%s backend)", (_name, backend) => {
   it("R-146 changelog-normalize-source", async () => {
-    expect(await runRestore(program({}))).toEqual({ before: BEFORE, after: AFTER });
+    expect(await runRestore(program({ ...backend }))).toEqual({ before: BEFORE, after: AFTER });
   });
 
   it("R-147 changelog-normalize-source-mini-batch (bundles of 2)", async () => {
-    const r = await runRestore(program({ "table.exec.mini-batch.enabled": "true", "table.exec.mini-batch.allow-latency": "10 s", "table.exec.mini-batch.size": "2" }));
+    const r = await runRestore(program({ ...backend, "table.exec.mini-batch.enabled": "true", "table.exec.mini-batch.allow-latency": "10 s", "table.exec.mini-batch.size": "2" }));
     expect([...r.before].sort()).toEqual([...BEFORE].sort());
     expect([...r.after].sort()).toEqual([...AFTER].sort());
   });

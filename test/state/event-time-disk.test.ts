@@ -1,4 +1,4 @@
-// Interval and temporal joins, event-time OVER, DISTINCT and the temporal sort on the disk backend: their
+// Interval and temporal joins, event-time OVER, session windows, DISTINCT and the temporal sort on the disk backend: their
 // keyed state is in the backend's stores, so a checkpoint holds the stores' files; a checkpoint taken on one
 // backend restores on the other and continues with the uninterrupted changelog; through a tiny
 // `state.backend.cache-size` every operator gives the hashmap backend's exact rows while its caches stay
@@ -14,7 +14,7 @@ import { DiskKeyedStore } from "../../src/exec/state/disk-store.js";
 import type { JobSnapshot } from "../../src/exec/checkpoint/format.js";
 import { OPERATORS } from "../../src/table/wiring.js";
 import {
-  $, CollectionSink, DataTypes, EnvironmentSettings, Over, Row, Schema, type Table, TableEnvironment, UNBOUNDED_RANGE, call, lit, rowInterval,
+  $, CollectionSink, DataTypes, EnvironmentSettings, Over, Row, Schema, Session, type Table, TableEnvironment, UNBOUNDED_RANGE, call, lit, rowInterval,
 } from "../../src/index.js";
 import { toJavaString } from "../../src/types/format.js";
 import { KIND_SHORT } from "../../src/types/row.js";
@@ -47,6 +47,11 @@ const QUERIES: Record<string, (e: TableEnvironment) => Table<object>> = {
     .select($("k"), $("v").sum().over($("w")).as("v"))),
   "OVER ROWS 2 PRECEDING": (e) => kv(events(e).window(Over.partitionBy($("k")).orderBy($("rowtime")).preceding(rowInterval(2)).as("w"))
     .select($("k"), $("v").max().over($("w")).as("v"))),
+  // a key every 50 s (±2 s): with a gap of 49 s some rows merge into their key's session, others open a new one
+  "SESSION window (gap 49 s)": (e) => kv(events(e).window(Session.withGap(lit(49).seconds()).on($("rowtime")).as("w"))
+    .groupBy($("k"), $("w")).select($("k"), $("v").sum().as("v"))),
+  "SESSION window (gap 50 s)": (e) => kv(events(e).window(Session.withGap(lit(50).seconds()).on($("rowtime")).as("w"))
+    .groupBy($("k"), $("w")).select($("k"), $("v").max().as("v"))),
   "DISTINCT": (e) => kv(events(e).select($("k"), $("v")).distinct()),
   "ORDER BY rowtime": (e) => kv(events(e).orderBy($("rowtime"), $("v")).select($("k"), $("v"))),
 };

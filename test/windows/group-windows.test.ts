@@ -117,8 +117,9 @@ describe.each(BACKEND_NAMES)("sliding windows (state.backend.type = %s)", (backe
   });
 });
 
-describe("session windows", () => {
+describe.each(BACKEND_NAMES)("session windows (state.backend.type = %s)", (backend) => {
   const env = TableEnvironment.create();
+  for (const [k, v] of Object.entries(BACKENDS[backend])) env.getConfig().set(k, v);
 
   it("merge out-of-order rows into sessions, drop late rows, and flush at end of input", () => {
     const t = env.fromValues(events,
@@ -133,7 +134,7 @@ describe("session windows", () => {
     );
     const { steps, operators } = drive(t.window(Session.withGap(lit(2).seconds()).on($("ts")).as("w"))
       .groupBy($("k"), $("w"))
-      .select($("k"), $("w").start().as("s"), $("w").end().as("e"), $("v").sum().as("total"), $("v").count().as("n")));
+      .select($("k"), $("w").start().as("s"), $("w").end().as("e"), $("v").sum().as("total"), $("v").count().as("n")), backend);
     expect(steps).toEqual([
       [],
       ["+I[a, 1970-01-01T00:00, 1970-01-01T00:00:02, 1, 1]"],

@@ -14,7 +14,7 @@ import { WindowAggregateOperator } from "./window-aggregate.js";
  * (`table.exec.state.ttl`) applies to the non-time OVER and to processing-time ROWS / UNBOUNDED OVER: windows
  * and event-time OVER clean their state up by watermark, a processing-time RANGE OVER by its own timers.
  * `backend`: the job's keyed-state backend (`state.backend.type`); it holds the state of TUMBLE / SLIDE /
- * CUMULATE windows and the event-time OVER's partitions.
+ * CUMULATE windows, session windows' open sessions and the event-time OVER's partitions.
  */
 export function windowOperator(node: WindowAggregateNode | OverAggregateNode, resolveFunction?: FunctionResolver, ttl?: GroupTtl, backend?: StateBackend): BaseOperator {
   if (node.kind === "OverAggregate") {
@@ -22,6 +22,6 @@ export function windowOperator(node: WindowAggregateNode | OverAggregateNode, re
     return node.window.timeBased ? new OverAggregateOperator(node, resolveFunction, backend) : new SortedOverAggregateOperator(node, resolveFunction, ttl);
   }
   return node.window.type === "SESSION"
-    ? new SessionWindowAggregateOperator(node, resolveFunction)
+    ? new SessionWindowAggregateOperator(node, resolveFunction, backend)
     : new WindowAggregateOperator(node, resolveFunction, {}, backend);
 }
