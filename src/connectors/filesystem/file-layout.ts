@@ -41,7 +41,7 @@ export interface FileLayout {
   readonly files: string[];
   /** Positions in the row of the files' columns. */
   readonly slots: readonly number[];
-  /** Positions in the row of the partition keys. */
+  /** Positions in the row of the partition keys (-1 for a key the row does not carry: a projected scan). */
   readonly keyIndex: readonly number[];
   /**
    * A file's partition values, typed, read from its directory names below the path — or undefined when the
@@ -59,6 +59,7 @@ export interface LayoutInput {
   readonly tableName: string;
   /** The connector named in errors. */
   readonly connector?: string;
+  /** The columns of a row, in order (a projected scan may leave partition keys out: their values are not typed). */
   readonly columns: readonly { readonly name: string; readonly type: DataType }[];
   readonly partitionKeys: readonly string[];
   /** `partition.default-name` (NULL's directory name). */
@@ -92,7 +93,7 @@ export function fileLayout(input: LayoutInput): FileLayout {
         return levels[i]!.startsWith(prefix) ? unescapePathName(levels[i]!.slice(prefix.length)) : undefined;
       });
       if (texts.every((t) => t !== undefined)) {
-        typed = keys.map((k, i) => parsePartitionValue(tableName, k, columns[keyIndex[i]!]!.type, texts[i]!, defaultName));
+        typed = keys.map((k, i) => (keyIndex[i]! < 0 ? null : parsePartitionValue(tableName, k, columns[keyIndex[i]!]!.type, texts[i]!, defaultName)));
       }
     }
     byDir.set(dir, typed);

@@ -43,7 +43,6 @@ export const filesystemConnector: Connector = {
   validate(table, role) {
     const pq = asParquet(table);
     if (pq !== undefined) {
-      if (table.partitionKeys?.length) throw new ValidationError(`filesystem table '${table.tableName}': PARTITIONED BY is supported with the formats 'csv' and 'json', not 'parquet'`);
       parquet.validate(pq, role);
       return;
     }
