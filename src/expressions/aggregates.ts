@@ -5,7 +5,7 @@ import { DataType } from "../types/data-type.js";
  * Built-in aggregate functions: their result types (Flink's rules). The accumulators that compute
  * them live in exec/aggregates.
  */
-export const BUILTIN_AGGREGATES = ["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX"] as const;
+export const BUILTIN_AGGREGATES = ["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "COLLECT"] as const;
 
 const NUMERIC = ["TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"];
 
@@ -37,6 +37,10 @@ export function aggregateResultType(fn: string, argTypes: readonly DataType[], w
       if (!arg) throw new ValidationError(`${fn} needs an argument in ${where}`);
       if (["ARRAY", "MAP", "ROW"].includes(arg.root)) throw new ValidationError(`${fn} cannot compare values of type ${arg} in ${where}`);
       return arg.withNullability(true);
+    case "COLLECT":
+      // Flink: MULTISET<T> NOT NULL of the argument's type; NULL values are not collected
+      if (!arg) throw new ValidationError(`${fn} needs an argument in ${where}`);
+      return new DataType("MULTISET", false, { element: arg });
     default:
       throw new ValidationError(`unknown aggregate function '${fn}' in ${where}`);
   }

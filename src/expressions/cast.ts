@@ -125,6 +125,19 @@ function converter(from: DataType, to: DataType, where: string): Convert {
       const el = converter(from.elementType!, to.elementType!, where);
       return (v) => (v as unknown[]).map((x) => (x === null ? null : el(x)));
     }
+    case "MULTISET": {
+      // Flink casts a multiset element-wise; elements that become equal add their counts
+      if (from.root !== "MULTISET") return unsupported(from, to, where);
+      const el = converter(from.elementType!, to.elementType!, where);
+      return (v) => {
+        const out = new Map<unknown, number>();
+        for (const [a, n] of v as Map<unknown, number>) {
+          const k = a === null ? null : el(a);
+          out.set(k, (out.get(k) ?? 0) + n);
+        }
+        return out;
+      };
+    }
     case "MAP": {
       if (from.root !== "MAP") return unsupported(from, to, where);
       const k = converter(from.keyType!, to.keyType!, where);

@@ -37,7 +37,7 @@ function cmpCode(a: DataType, b: DataType, op: string, x: string, y: string): st
   return `h.cmp(${x},${y})${op}0`;
 }
 
-const ORDERED_ROOTS = new Set(["ARRAY", "MAP", "ROW", "DESCRIPTOR", "RAW"]);
+const ORDERED_ROOTS = new Set(["ARRAY", "MAP", "MULTISET", "ROW", "DESCRIPTOR", "RAW"]);
 
 function checkComparable(node: CallNode, a: DataType, b: DataType, ordering: boolean): void {
   if (a.root === "NULL" || b.root === "NULL") return;

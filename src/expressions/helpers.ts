@@ -16,4 +16,10 @@ export const helpers = {
   ...stringHelpers,
   ...temporalHelpers,
   ...variantHelpers,
+  /** CARDINALITY of a MULTISET (a Map of element to count): the elements counting repeats. */
+  multisetSize(m: ReadonlyMap<unknown, number>): number {
+    let n = 0;
+    for (const c of m.values()) n += c;
+    return n;
+  },
 };

@@ -78,7 +78,7 @@ const startsQuery = (ts: TokenStream): boolean => ts.isKeyword("SELECT") || ts.i
 /** SQL function names mapped onto built-in expression functions (same argument order): the entries' SQL spellings. */
 const SQL_FUNCTIONS = SQL_BUILTINS;
 
-const AGGREGATES = new Set(["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX"]);
+const AGGREGATES = new Set(["COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "COLLECT"]);
 
 /** The function names SQL text may call as built-ins (for "did you mean" hints of an unknown function). */
 export const SQL_FUNCTION_NAMES: readonly string[] = [...SQL_FUNCTIONS.keys(), ...AGGREGATES,

@@ -6,7 +6,9 @@ import type { Decimal } from "decimal.js";
 export type TypeRoot =
   | "CHAR" | "VARCHAR" | "BOOLEAN" | "TINYINT" | "SMALLINT" | "INT" | "BIGINT" | "FLOAT" | "DOUBLE"
   | "DECIMAL" | "DATE" | "TIME" | "TIMESTAMP" | "TIMESTAMP_LTZ" | "INTERVAL_DAY_TIME" | "INTERVAL_YEAR_MONTH"
-  | "ARRAY" | "MAP" | "ROW" | "NULL" | "DESCRIPTOR" | "RAW" | "VARIANT";
+  | "ARRAY" | "MAP" | "ROW" | "NULL" | "DESCRIPTOR" | "RAW" | "VARIANT"
+  // a bag of elements (`elementType`), each with its count: Flink's MULTISET<T>
+  | "MULTISET";
 
 /** Longest VARCHAR; `STRING` is `VARCHAR(2147483647)` as in Flink. */
 export const MAX_LENGTH = 2147483647;
@@ -119,6 +121,7 @@ function structuralString(t: DataType): string {
   let base: string;
   switch (t.root) {
     case "ARRAY": base = `ARRAY<${structuralString(p.element!)}>`; break;
+    case "MULTISET": base = `MULTISET<${structuralString(p.element!)}>`; break;
     case "MAP": base = `MAP<${structuralString(p.keyType!)}, ${structuralString(p.valueType!)}>`; break;
     case "ROW": base = `ROW<${(p.fields ?? []).map((f) => `\`${f.name}\` ${structuralString(f.type)}`).join(", ")}>`; break;
     default: base = typeBaseString(t);
@@ -139,6 +142,7 @@ function typeBaseString(t: DataType): string {
     case "INTERVAL_DAY_TIME": return `INTERVAL ${p.intervalUnits ?? "DAY(2) TO SECOND(3)"}`;
     case "INTERVAL_YEAR_MONTH": return `INTERVAL ${p.intervalUnits ?? "YEAR(2) TO MONTH"}`;
     case "ARRAY": return `ARRAY<${p.element}>`;
+    case "MULTISET": return `MULTISET<${p.element}>`;
     case "MAP": return `MAP<${p.keyType}, ${p.valueType}>`;
     case "ROW": return `ROW<${(p.fields ?? []).map((f) => `\`${f.name}\` ${f.type}`).join(", ")}>`;
     default: return t.root;

@@ -65,6 +65,11 @@ export const DataTypes = {
     return new DataType(yearMonth ? "INTERVAL_YEAR_MONTH" : "INTERVAL_DAY_TIME", true, { intervalUnits: units }) as never;
   },
   ARRAY: <T>(element: DataType<T>): DataType<T[] | null> => new DataType("ARRAY", true, { element }),
+  /**
+   * Flink's MULTISET<T>: a bag, each distinct element with the number of times it occurs. A value is a `Map` of
+   * element to count (a positive integer), as Flink's MapData of element to INT; printed `{a=2, b=1}`.
+   */
+  MULTISET: <T>(element: DataType<T>): DataType<Map<T, number> | null> => new DataType("MULTISET", true, { element }),
   MAP: <K, V>(key: DataType<K>, value: DataType<V>): DataType<Map<K, V> | null> =>
     new DataType("MAP", true, { keyType: key, valueType: value }),
   FIELD: <N extends string, T>(name: N, type: DataType<T>, description?: string): RowFieldDef<N, T> => {

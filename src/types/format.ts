@@ -157,6 +157,12 @@ export function toSqlString(type: DataType, v: unknown): string | null {
       const el = type.elementType!;
       return `[${(v as unknown[]).map((x) => toSqlString(el, x) ?? "NULL").join(", ")}]`;
     }
+    case "MULTISET": {
+      // Flink prints a multiset as the map of element to count it is: {a=2, b=1}
+      const parts: string[] = [];
+      for (const [k, n] of v as Map<unknown, number>) parts.push(`${toSqlString(type.elementType!, k) ?? "NULL"}=${n}`);
+      return `{${parts.join(", ")}}`;
+    }
     case "MAP": {
       const parts: string[] = [];
       for (const [k, x] of v as Map<unknown, unknown>) parts.push(`${toSqlString(type.keyType!, k) ?? "NULL"}=${toSqlString(type.valueType!, x) ?? "NULL"}`);
@@ -190,6 +196,11 @@ export function toJavaString(type: DataType | undefined, v: unknown): string {
       case "INTERVAL_DAY_TIME": return formatDuration(v as number);
       case "INTERVAL_YEAR_MONTH": return formatPeriod(v as number);
       case "ARRAY": return `[${(v as unknown[]).map((x) => toJavaString(type.elementType, x)).join(", ")}]`;
+      case "MULTISET": {
+        const parts: string[] = [];
+        for (const [k, n] of v as Map<unknown, number>) parts.push(`${toJavaString(type.elementType, k)}=${n}`);
+        return `{${parts.join(", ")}}`;
+      }
       case "MAP": {
         const parts: string[] = [];
         for (const [k, x] of v as Map<unknown, unknown>) parts.push(`${toJavaString(type.keyType, k)}=${toJavaString(type.valueType, x)}`);

@@ -30,7 +30,14 @@ export function parseDataType(src: string): DataType {
  * parser, and so `parseDataType("VARCHAR")`, to VARCHAR(1)).
  */
 export function parseTypeAt(ts: TokenStream, options: { readonly sql?: boolean } = {}): DataType {
-  const t = parseBase(ts, options.sql === true);
+  let t = nullability(ts, parseBase(ts, options.sql === true));
+  // Flink's postfix spelling: `INT NOT NULL MULTISET NOT NULL` is MULTISET<INT NOT NULL> NOT NULL
+  while (ts.acceptKeyword("MULTISET")) t = nullability(ts, DataTypes.MULTISET(t));
+  return t;
+}
+
+/** The optional `NOT NULL` / `NULL` suffix of a type. */
+function nullability(ts: TokenStream, t: DataType): DataType {
   if (ts.isKeyword("NOT") && ts.isKeyword("NULL", 1)) {
     ts.next();
     ts.next();
@@ -126,6 +133,12 @@ function parseBase(ts: TokenStream, sql: boolean): DataType {
       ts.expectOp(">");
       return DataTypes.ARRAY(el);
     }
+    case "MULTISET": {
+      ts.expectOp("<");
+      const el = parseTypeAt(ts, { sql });
+      ts.expectOp(">");
+      return DataTypes.MULTISET(el);
+    }
     case "MAP": {
       ts.expectOp("<");
       const k = parseTypeAt(ts, { sql });
@@ -139,7 +152,7 @@ function parseBase(ts: TokenStream, sql: boolean): DataType {
     case "DESCRIPTOR": return DataTypes.DESCRIPTOR();
     case "VARIANT": return DataTypes.VARIANT();
     default:
-      return ts.fail(`unknown data type '${start.text}'; expected one of STRING, VARCHAR(n), CHAR(n), BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), INTERVAL, ARRAY<t>, MAP<k, v>, ROW<...>, VARIANT`, start);
+      return ts.fail(`unknown data type '${start.text}'; expected one of STRING, VARCHAR(n), CHAR(n), BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), INTERVAL, ARRAY<t>, MAP<k, v>, MULTISET<t>, ROW<...>, VARIANT`, start);
   }
 }
 
@@ -186,7 +199,7 @@ export function toDataType(t: DataType | string, where: string): DataType {
 
 // ------------------------------------------------------------------------------------------------
 // Type level: the TypeScript value type of a SQL type string. Scalar types and ARRAY<scalar> are
-// mapped exactly; MAP, ROW and anything unrecognised give `unknown` (the run-time parser still checks them).
+// mapped exactly, MULTISET<scalar> as a Map of element to count; MAP, ROW and anything unrecognised give `unknown` (the run-time parser still checks them).
 
 type Trim<S extends string> = S extends ` ${infer R}` ? Trim<R> : S extends `${infer R} ` ? Trim<R> : S;
 /** Leading identifier of a type string: `DECIMAL(10, 2)` -> `DECIMAL`. */
@@ -206,6 +219,7 @@ type NotNullPart<S extends string> = S extends `${infer T} NOT NULL` ? [Trim<T>,
 
 type BaseValue<S extends string> =
   S extends `ARRAY<${infer E}>` ? (SqlTypeValue<E> extends infer V ? (unknown extends V ? unknown : V[]) : never)
+  : S extends `MULTISET<${infer E}>` ? (SqlTypeValue<E> extends infer V ? (unknown extends V ? unknown : Map<V, number>) : never)
   : ScalarValue<BaseName<S>>;
 
 /** The TypeScript value type of a SQL type string (`"INT"` -> `number | null`, `"STRING NOT NULL"` -> `string`). */

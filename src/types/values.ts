@@ -147,6 +147,21 @@ export function coerceValue(type: DataType, value: unknown, where: Where): unkno
       const el = type.elementType!;
       return value.map((v, i) => coerceValue(el, v, () => `${where()}[${i}]`));
     }
+    case "MULTISET": {
+      // a Map of element to count; an array lists the elements (repeats counted)
+      const out = new Map<unknown, number>();
+      if (Array.isArray(value)) {
+        value.forEach((x, i) => { const el = coerceValue(type.elementType!, x, () => `${where()}[${i}]`); out.set(el, (out.get(el) ?? 0) + 1); });
+        return out;
+      }
+      if (!(value instanceof Map)) return fail(where, type, value, `value ${String(value)} (${describe(value)}) is not a multiset (a Map of element to count, or an array of elements)`);
+      for (const [k, n] of value) {
+        const el = coerceValue(type.elementType!, k, () => `${where()} element`);
+        if (typeof n !== "number" || !Number.isInteger(n) || n < 1) return fail(where, type, value, `the count of element ${String(k)} is ${String(n)}; a multiset counts each element by a positive integer`);
+        out.set(el, (out.get(el) ?? 0) + n);
+      }
+      return out;
+    }
     case "MAP": {
       const entries = value instanceof Map ? [...value.entries()] : isPlainObject(value) ? Object.entries(value) : fail(where, type, value);
       const out = new Map();
@@ -334,6 +349,8 @@ export function commonType(a: DataType, b: DataType, where: Where): DataType {
         return new DataType(a.root, nullable, { precision: Math.max(a.precision!, b.precision!) });
       case "ARRAY":
         return new DataType("ARRAY", nullable, { element: commonType(a.elementType!, b.elementType!, where) });
+      case "MULTISET":
+        return new DataType("MULTISET", nullable, { element: commonType(a.elementType!, b.elementType!, where) });
       case "MAP":
         return new DataType("MAP", nullable, {
           keyType: commonType(a.keyType!, b.keyType!, where), valueType: commonType(a.valueType!, b.valueType!, where),

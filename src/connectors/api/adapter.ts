@@ -12,7 +12,7 @@ import { createApiReader } from "./source-adapter.js";
 import { createApiWriter } from "./sink-adapter.js";
 import { ConnectorLookup } from "./lookup-adapter.js";
 import type { PushedFilter } from "../../plan/pushed-filter.js";
-import { DEFAULT_PARTITION_NAME, prunePartitions } from "../filesystem/partitions.js";
+import { defaultPartitionName, prunePartitions } from "../filesystem/partitions.js";
 
 type Role = "source" | "sink" | "lookup";
 
@@ -52,7 +52,7 @@ export function connectorFromDefinition(def: ConnectorDefinition): Connector {
         projection: p?.projection === true,
         acceptFilter: (f) => onKeys(f) || (accept !== undefined && accept(f, context(table, "source"))),
         ...(listed !== undefined && keys.length > 0 ? {
-          partitions: (filters: readonly PushedFilter[]) => prunePartitions(table.tableName, listed.list(context(table, "source")).map((spec) => ({ dir: "", spec })), keys, table.physical, filters, listed.defaultName?.(context(table, "source")) ?? DEFAULT_PARTITION_NAME).map((x) => x.spec),
+          partitions: (filters: readonly PushedFilter[]) => prunePartitions(table.tableName, listed.list(context(table, "source")).map((spec) => ({ dir: "", spec })), keys, table.physical, filters, listed.defaultName?.(context(table, "source")) ?? defaultPartitionName(table)).map((x) => x.spec),
         } : {}),
       };
     },

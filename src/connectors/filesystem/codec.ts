@@ -98,6 +98,11 @@ export function decodeJson(type: DataType, v: unknown, failOnMissing = false): u
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, decodeJson(type.valueType!, x, failOnMissing));
       return m;
     }
+    case "MULTISET": {
+      // Flink's JSON format writes a multiset as its map of element to count: {"a":2,"b":1}
+      if (typeof v !== "object" || Array.isArray(v)) throw new FieldError(`expected a JSON object of element to count for ${type}, got ${JSON.stringify(v)}`);
+      return coerce(type, new Map(Object.entries(v as Record<string, unknown>)));
+    }
     case "ROW": {
       if (typeof v !== "object" || Array.isArray(v)) throw new FieldError(`expected a JSON object for ${type}, got ${JSON.stringify(v)}`);
       const out: Record<string, unknown> = {};
@@ -221,6 +226,11 @@ export function encodeJson(type: DataType, v: unknown, iso: boolean): unknown {
     case "MAP": {
       const o: Record<string, unknown> = {};
       for (const [k, x] of v as Map<unknown, unknown>) setOwn(o, String(k), encodeJson(type.valueType!, x, iso));
+      return o;
+    }
+    case "MULTISET": {
+      const o: Record<string, unknown> = {};
+      for (const [k, n] of v as Map<unknown, number>) setOwn(o, String(k), n);
       return o;
     }
     case "ROW": {

@@ -72,7 +72,7 @@ export function fileFormat(table: ConnectorTable): FileFormat {
     if (f.quote !== false && f.quote === f.delimiter) throw new ValidationError(`table '${table.tableName}': the CSV quote character and field delimiter must differ`);
     if (f.arrayDelimiter.length === 0) throw new ValidationError(`option 'csv.array-element-delimiter' of table '${table.tableName}' must not be empty`);
     for (const c of table.physical.columns) {
-      if (["MAP", "ROW"].includes(c.type.root) || (c.type.root === "ARRAY" && ["ARRAY", "MAP", "ROW"].includes(c.type.elementType!.root))) {
+      if (["MAP", "MULTISET", "ROW"].includes(c.type.root) || (c.type.root === "ARRAY" && ["ARRAY", "MAP", "MULTISET", "ROW"].includes(c.type.elementType!.root))) {
         throw new ValidationError(`filesystem table '${table.tableName}': format 'csv' cannot hold column '${c.name}' of type ${c.type} (use format 'json')`);
       }
     }
@@ -96,8 +96,11 @@ export function fileFormat(table: ConnectorTable): FileFormat {
   throw new ValidationError(`filesystem table '${table.tableName}': unsupported format '${format}'; supported: csv, json, parquet`);
 }
 
-/** JSON object keys are strings: a MAP column needs string keys. */
+/** JSON object keys are strings: a MAP column needs string keys, and so a MULTISET (Flink writes it as its map of element to count). */
 function checkJsonType(table: ConnectorTable, name: string, t: DataType): void {
+  if (t.root === "MULTISET" && t.elementType!.root !== "VARCHAR" && t.elementType!.root !== "CHAR") {
+    throw new ValidationError(`filesystem table '${table.tableName}': format 'json' needs string elements for MULTISET column '${name}' (written as an object of element to count), got ${t}`);
+  }
   if (t.root === "MAP" && t.keyType!.root !== "VARCHAR" && t.keyType!.root !== "CHAR") {
     throw new ValidationError(`filesystem table '${table.tableName}': format 'json' needs string keys for MAP column '${name}', got ${t}`);
   }

@@ -89,6 +89,5 @@ function asParquet(table: ConnectorTable): ConnectorTable | undefined {
 export const filesystemConnector: Connector = connectorByOption(text, (table) => {
   const pq = asParquet(table);
   if (pq === undefined) return undefined;
-  if (table.partitionKeys?.length) throw new ValidationError(`filesystem table '${table.tableName}': PARTITIONED BY is supported with the formats 'csv' and 'json', not 'parquet'`);
   return { connector: parquet, table: pq };
 });

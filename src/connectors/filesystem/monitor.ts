@@ -1,7 +1,7 @@
 import { ValidationError } from "../../types/errors.js";
 import { parseDuration } from "../datagen/duration.js";
 import type { ConnectorTable } from "../connector-spec.js";
-import { listFiles } from "./reader.js";
+import { listFiles } from "./file-layout.js";
 
 /** Longest a poll of a watching source waits before returning, so a cancelled job stops promptly. */
 const MAX_WAIT_MS = 50;

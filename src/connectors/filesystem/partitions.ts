@@ -64,15 +64,20 @@ const PARTITION_TYPES = ["CHAR", "VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "I
 
 /** Flink's rule: a partition column holds a scalar its directory name can spell (no ARRAY, MAP, ROW, BYTES ...). */
 export function checkPartitionColumns(table: ConnectorTable, keys: readonly string[]): void {
+  checkPartitionKeys(`filesystem table '${table.tableName}'`, table.physical.columns, keys);
+}
+
+/** checkPartitionColumns for any file table (`where` names it in errors: "parquet table 't'"), from its physical columns. */
+export function checkPartitionKeys(where: string, columns: readonly { readonly name: string; readonly type: DataType }[], keys: readonly string[]): void {
   for (const k of keys) {
-    const c = table.physical.columns.find((x) => x.name === k);
-    if (c === undefined) throw new ValidationError(`filesystem table '${table.tableName}': partition key '${k}' is not a physical column of [${table.physical.names.join(", ")}]`);
+    const c = columns.find((x) => x.name === k);
+    if (c === undefined) throw new ValidationError(`${where}: partition key '${k}' is not a physical column of [${columns.map((x) => x.name).join(", ")}]`);
     if (!PARTITION_TYPES.includes(c.type.root)) {
-      throw new ValidationError(`filesystem table '${table.tableName}': partition column '${k}' has type ${c.type}; a partition column must be one of ${PARTITION_TYPES.join(", ")}`);
+      throw new ValidationError(`${where}: partition column '${k}' has type ${c.type}; a partition column must be one of ${PARTITION_TYPES.join(", ")}`);
     }
   }
-  if (keys.length === table.physical.size) {
-    throw new ValidationError(`filesystem table '${table.tableName}': every column is a partition key; the files need at least one column that is not`);
+  if (keys.length === columns.length) {
+    throw new ValidationError(`${where}: every column is a partition key; the files need at least one column that is not`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { pushedFilterPredicate, type ScanPushdown } from "../../plan/pushed-filter.js";
 import { getOwn } from "../../types/own.js";
-import { createReadStream, existsSync, type ReadStream, readdirSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { createReadStream, type ReadStream, statSync } from "node:fs";
+import { basename } from "node:path";
 import type { JsonValue, SourceBatch, SourceContext, SourceReader } from "../api/contract.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { ConnectorTable } from "../connector-spec.js";
@@ -14,7 +14,11 @@ import { fileFormat, type CsvFormat, type FileFormat } from "./format.js";
 import { connectorTableOf } from "./table-view.js";
 import { describeThrown } from "../../types/describe-thrown.js";
 import { DirectoryMonitor, monitorInterval } from "./monitor.js";
-import { defaultPartitionName, discoverPartitions, escapePathName, parsePartitionValue, partitionPath, unescapePathName } from "./partitions.js";
+import { defaultPartitionName } from "./partitions.js";
+import { fileLayout, type FileLayout, NO_PARTITION_VALUES } from "./file-layout.js";
+
+/** Listing moved to file-layout.ts (shared with the Parquet source); re-exported for existing importers. */
+export { listFiles } from "./file-layout.js";
 
 /** Records read ahead of the job, per source; the file stream pauses beyond this. */
 const READ_AHEAD = 8192;
@@ -78,91 +82,6 @@ function fileMetadata(file: string, keys: readonly string[]): unknown[] {
       default: throw new ExecutionError(`filesystem source: unknown metadata key '${k}'`);
     }
   });
-}
-
-/** Files under a path: the file itself, or every visible file below a directory (sorted; `.`/`_` names skipped, as Flink). */
-export function listFiles(path: string, table: string, connector = "filesystem"): string[] {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new ExecutionError(`${connector} table '${table}': path '${path}' does not exist`);
-  }
-  if (st.isFile()) return [resolve(path)];
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name.startsWith(".") || name.startsWith("_")) continue;
-      const p = join(dir, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else if (s.isFile()) out.push(resolve(p));
-    }
-  };
-  walk(path);
-  return out;
-}
-
-/**
- * The files a scan reads and, for a `PARTITIONED BY` table, where the partition values go: the partitions are
- * discovered below the path (or were pruned by the planner, `pushdown.partitions`), their files listed in order,
- * and each file's partition values typed from the schema (partitions.ts).
- */
-interface FileLayout {
-  readonly files: string[];
-  /** Positions in the row of the files' columns. */
-  readonly slots: readonly number[];
-  /** Positions in the row of the partition keys. */
-  readonly keyIndex: readonly number[];
-  /**
-   * A file's partition values, typed, read from its directory names below the path — or undefined when the
-   * file is not in a partition the scan reads (not `k=v/` for every key, or pruned). By path rather than by
-   * position in `files`, because a watching source appends files and a restore reorders them.
-   */
-  readonly valuesOf: (file: string) => readonly unknown[] | undefined;
-}
-
-const NO_PARTITION_VALUES: readonly unknown[] = Object.freeze([]);
-
-function fileLayout(table: ConnectorTable, pushdown: Pick<ScanPushdown, "partitions"> | undefined): FileLayout {
-  const path = table.options.get("path")!;
-  const keys = table.partitionKeys ?? [];
-  const physical = table.physical;
-  if (keys.length === 0) {
-    return { files: listFiles(path, table.tableName), slots: physical.columns.map((_c, i) => i), keyIndex: [], valuesOf: () => NO_PARTITION_VALUES };
-  }
-  const keyIndex = keys.map((k) => physical.indexOf(k));
-  const defaultName = defaultPartitionName(table);
-  const partitions = pushdown?.partitions !== undefined
-    ? pushdown.partitions.map((spec) => ({ dir: join(path, partitionPath(keys, keys.map((k) => spec[k]!))), spec }))
-    : discoverPartitions(path, keys);
-  // the partitions the scan reads, by directory: the pruned list, or (no pruning) any k=v/ directory, also new ones
-  const allowed = pushdown?.partitions !== undefined ? new Set(partitions.map((p) => resolve(p.dir))) : undefined;
-  const root = resolve(path);
-  const byDir = new Map<string, readonly unknown[] | undefined>();
-  const valuesOf = (file: string): readonly unknown[] | undefined => {
-    const dir = dirname(file);
-    if (byDir.has(dir)) return byDir.get(dir);
-    let typed: readonly unknown[] | undefined;
-    const levels = relative(root, dir).split(sep);
-    if (levels.length === keys.length && (allowed === undefined || allowed.has(dir))) {
-      const texts = keys.map((k, i) => {
-        const prefix = `${escapePathName(k)}=`;
-        return levels[i]!.startsWith(prefix) ? unescapePathName(levels[i]!.slice(prefix.length)) : undefined;
-      });
-      if (texts.every((t) => t !== undefined)) {
-        typed = keys.map((k, i) => parsePartitionValue(table.tableName, k, physical.columns[keyIndex[i]!]!.type, texts[i]!, defaultName));
-      }
-    }
-    byDir.set(dir, typed);
-    return typed;
-  };
-  const files: string[] = [];
-  for (const p of partitions) {
-    if (!existsSync(p.dir)) continue;
-    for (const f of listFiles(p.dir, table.tableName)) files.push(f);
-  }
-  return { files, slots: physical.columns.map((_c, i) => i).filter((i) => !keyIndex.includes(i)), keyIndex, valuesOf };
 }
 
 /**
@@ -232,7 +151,10 @@ export class FileSourceReader implements SourceReader {
     this.format = fileFormat(table);
     const pushdown = ctx.partitions !== undefined ? { partitions: ctx.partitions } : undefined;
     const path = table.options.get("path")!;
-    const layout = fileLayout(table, pushdown);
+    const layout = fileLayout({
+      path, tableName: table.tableName, columns: table.physical.columns, partitionKeys: table.partitionKeys ?? [], defaultName: defaultPartitionName(table),
+      ...(pushdown?.partitions !== undefined ? { partitions: pushdown.partitions } : {}),
+    });
     this.files = layout.files;
     this.partitions = layout;
     this.slots = layout.slots;

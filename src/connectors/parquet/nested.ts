@@ -1,4 +1,5 @@
-import type { DataType } from "../../types/data-type.js";
+import { DataType } from "../../types/data-type.js";
+import { DataTypes } from "../../types/data-types.js";
 import { setOwn } from "../../types/own.js";
 import { type ParquetElement, parquetElement, readConverter, writeConverter } from "./types.js";
 
@@ -8,7 +9,8 @@ import { type ParquetElement, parquetElement, readConverter, writeConverter } fr
  * - `ARRAY<T>`: a LIST group with the three-level layout, `<name> (LIST) { repeated group list { element } }`;
  * - `MAP<K, V>`: a MAP group, `<name> (MAP) { repeated group key_value { required key; value } }` (Parquet
  *   keys are never NULL: a NULL key is an error naming the column);
- * - `ROW<...>`: a group with one field per row field.
+ * - `ROW<...>`: a group with one field per row field;
+ * - `MULTISET<T>`: as Flink stores it, the `MAP<T, INT NOT NULL>` of element to count (a value is that Map already).
  *
  * Each level is OPTIONAL or REQUIRED after its type's nullability, so NULL is kept at every level: a NULL
  * array and an empty one, a NULL element, a NULL row and a row of NULL fields, a NULL map value.
@@ -20,10 +22,14 @@ export interface ElementTree {
   readonly children: readonly ElementTree[];
 }
 
+/** A MULTISET's Parquet shape: the map of element to count. */
+const countsMap = (t: DataType): DataType => new DataType("MAP", t.isNullable, { keyType: t.elementType!, valueType: DataTypes.INT().notNull() });
+
 /** The preorder schema elements of a column (one element for a scalar; the group and its subtree for nested types). */
 export function parquetElements(name: string, t: DataType, forceRequired = false): ParquetElement[] {
   const repetition_type = t.isNullable && !forceRequired ? "OPTIONAL" as const : "REQUIRED" as const;
   switch (t.root) {
+    case "MULTISET": return parquetElements(name, countsMap(t), forceRequired);
     case "ARRAY":
       return [
         { name, repetition_type, converted_type: "LIST", num_children: 1 },
@@ -49,6 +55,7 @@ export function parquetElements(name: string, t: DataType, forceRequired = false
 /** The values hyparquet-writer takes for a column: lists as arrays, maps as `{ key, value }` entries, rows as objects. */
 export function nestedWriteConverter(t: DataType, column: string): ((v: unknown) => unknown) | undefined {
   switch (t.root) {
+    case "MULTISET": return nestedWriteConverter(countsMap(t), column);
     case "ARRAY": {
       const el = nestedWriteConverter(t.elementType!, column);
       return (v) => (v === null || v === undefined ? null : el === undefined ? v : (v as unknown[]).map((x) => (x === null ? null : el(x))));
@@ -110,6 +117,7 @@ const isMap = (n: ElementTree): boolean => n.element.converted_type === "MAP" ||
  */
 export function shapeMismatch(t: DataType, n: ElementTree): string | undefined {
   switch (t.root) {
+    case "MULTISET": return shapeMismatch(countsMap(t), n);
     case "ARRAY": {
       if (!isList(n) || n.children.length !== 1) return `is not a LIST group`;
       const item = listItem(n);
@@ -150,6 +158,7 @@ function listItem(n: ElementTree): ElementTree {
 export function nestedReadConverter(t: DataType, n: ElementTree): ((v: unknown) => unknown) | undefined {
   const orNull = (f: ((v: unknown) => unknown) | undefined) => (x: unknown) => (x === null || x === undefined ? null : f === undefined ? x : f(x));
   switch (t.root) {
+    case "MULTISET": return nestedReadConverter(countsMap(t), n);
     case "ARRAY": {
       const el = orNull(nestedReadConverter(t.elementType!, listItem(n)));
       return (v) => (v === null || v === undefined ? null : (v as unknown[]).map(el));

@@ -35,6 +35,8 @@ export function mapsType(t: DataType): boolean {
   switch (t.root) {
     case "ARRAY": return mapsType(t.elementType!);
     case "MAP": return isScalar(t.keyType!) && mapsType(t.valueType!);
+    // stored as Flink stores it: MAP<T, INT NOT NULL> of element to count (nested.ts)
+    case "MULTISET": return isScalar(t.elementType!);
     case "ROW": return t.fields.length > 0 && t.fields.every((f) => mapsType(f.type));
     default: return isScalar(t);
   }
@@ -43,7 +45,7 @@ export function mapsType(t: DataType): boolean {
 export function checkParquetTypes(columns: readonly ConnectorColumn[], tableName: string): void {
   for (const c of columns) {
     if (!mapsType(c.type)) {
-      throw new ValidationError(`parquet table '${tableName}': column '${c.name}' has type ${c.type}, which the parquet connector does not map; supported: ${PARQUET_TYPE_ROOTS.join(", ")}, and ARRAY, MAP (scalar keys) and ROW of them`);
+      throw new ValidationError(`parquet table '${tableName}': column '${c.name}' has type ${c.type}, which the parquet connector does not map; supported: ${PARQUET_TYPE_ROOTS.join(", ")}, and ARRAY, MAP (scalar keys), MULTISET (scalar elements) and ROW of them`);
     }
   }
 }

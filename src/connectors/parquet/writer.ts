@@ -44,24 +44,29 @@ export class ParquetSinkWriter implements SinkWriter {
     return new ParquetSinkWriter(ctx, await loadHyparquetWriter(`connector 'parquet' table '${ctx.tableName}'`));
   }
 
+  /** Writers opened synchronously once hyparquet-writer is loaded (one per partition directory). */
+  static async factory(ctx: SinkContext<typeof PARQUET_OPTIONS>): Promise<(ctx: SinkContext<typeof PARQUET_OPTIONS>) => ParquetSinkWriter> {
+    const hw = await loadHyparquetWriter(`connector 'parquet' table '${ctx.tableName}'`);
+    return (c) => new ParquetSinkWriter(c, hw);
+  }
+
   private get inProgress(): string {
     return join(this.dir, `.${this.name}.inprogress`);
   }
 
   write(batch: SinkBatch): void {
+    for (const row of batch.rows) this.writeRow(row);
+  }
+
+  /** Buffers one row (its values are taken now: the caller may reuse the array). */
+  writeRow(row: readonly unknown[]): void {
     const conv = this.converters;
-    const size = this.ctx.options["parquet.row-group-size"];
-    let cols = this.columns;
-    for (const row of batch.rows) {
-      for (let c = 0; c < cols.length; c++) {
-        const f = conv[c];
-        cols[c]!.push(f === undefined ? row[c] : f(row[c]));
-      }
-      if (++this.buffered >= size) {
-        this.writeGroup();
-        cols = this.columns; // a new row group's arrays
-      }
+    const cols = this.columns;
+    for (let c = 0; c < cols.length; c++) {
+      const f = conv[c];
+      cols[c]!.push(f === undefined ? row[c] : f(row[c]));
     }
+    if (++this.buffered >= this.ctx.options["parquet.row-group-size"]) this.writeGroup();
   }
 
   private writeGroup(): void {

@@ -4,6 +4,7 @@ import type { DataType } from "../../types/data-type.js";
 import { helpers } from "../../expressions/helpers.js";
 import { type Accumulator, type Float64Column, type RowCounter, growFloat64 } from "./accumulator.js";
 import { valueKey } from "./value-key.js";
+import { CollectAcc } from "./collect.js";
 
 /**
  * The built-in aggregate functions (COUNT, SUM, SUM0, AVG, MIN, MAX, and their DISTINCT forms), each
@@ -313,6 +314,10 @@ export function createAccumulator(
       return NUMBER_ROOTS.includes(resultType.root)
         ? new NumericMinMaxAcc(fn === "MAX", retractable)
         : new MinMaxAcc(fn === "MAX", retractable);
+    case "COLLECT":
+      // DISTINCT makes every count 1
+      acc = new CollectAcc();
+      break;
     default: throw new ExecutionError(`no accumulator for aggregate function ${fn}`);
   }
   return distinct ? new DistinctAcc(acc) : acc;
