@@ -32,7 +32,7 @@ describe("parseDataType", () => {
   });
 
   it.each([
-    ["FOO", "cannot parse data type 'FOO' at line 1, column 1: unknown data type 'FOO'; expected one of STRING, VARCHAR(n), CHAR(n), BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), INTERVAL, ARRAY<t>, MAP<k, v>, ROW<...>, VARIANT, got 'FOO'"],
+    ["FOO", "cannot parse data type 'FOO' at line 1, column 1: unknown data type 'FOO'; expected one of STRING, VARCHAR(n), CHAR(n), BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), INTERVAL, ARRAY<t>, MAP<k, v>, MULTISET<t>, ROW<...>, VARIANT, got 'FOO'"],
     ["DECIMAL(10,", "cannot parse data type 'DECIMAL(10,' at line 1, column 12: expected a scale, got end of input"],
     ["DECIMAL(50, 2)", "cannot parse data type 'DECIMAL(50, 2)' at line 1, column 1: DECIMAL precision must be an integer between 1 and 38, got 50"],
     ["ARRAY<INT", "cannot parse data type 'ARRAY<INT' at line 1, column 10: expected '>', got end of input"],
