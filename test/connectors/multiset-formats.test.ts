@@ -51,3 +51,15 @@ describe("MULTISET in file formats", () => {
       .toThrow(/format 'csv' cannot hold column 'tags' of type MULTISET<STRING>/);
   });
 });
+
+describe("MULTISET in connectors that do not map it", () => {
+  it("jdbc (SQLite) and datagen refuse a MULTISET column, naming it", () => {
+    const e = env();
+    const jdbc = TableDescriptor.forConnector("jdbc").schema(BAGS)
+      .option("url", `jdbc:sqlite:${join(tempDir(), "bags.db")}`).option("table-name", "bags").build();
+    expect(() => e.from(jdbc).execute()).toThrow("jdbc table");
+    expect(() => e.from(jdbc).execute()).toThrow(/column 'tags' has type MULTISET<STRING>, which the jdbc connector does not map/);
+    const gen = TableDescriptor.forConnector("datagen").schema(BAGS).option("number-of-rows", "1").build();
+    expect(() => e.from(gen).execute()).toThrow(/tags.*cannot generate values of type MULTISET<STRING>/);
+  });
+});
