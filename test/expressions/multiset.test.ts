@@ -121,3 +121,17 @@ describe("MULTISET values", () => {
     expect(() => env.fromValues(type, Row.of(new Map([[1, 0]])))).toThrow(/count of element 1 is 0/);
   });
 });
+
+describe("MULTISET as a key", () => {
+  it("GROUP BY, DISTINCT and an equi-join treat two bags with the same counts as one key, whatever their order", async () => {
+    const env = streaming();
+    const type = DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT()), DataTypes.FIELD("tags", DataTypes.MULTISET(DataTypes.STRING())));
+    env.createTemporaryView("t", env.fromValues(type,
+      Row.of(1, new Map([["a", 1], ["b", 1]])), Row.of(2, new Map([["b", 1], ["a", 1]])), Row.of(3, new Map([["b", 1]]))));
+    expect(await env.sqlQuery("SELECT COUNT(id) FROM t GROUP BY tags").execute().toChangelog())
+      .toEqual(["+I[1]", "-U[1]", "+U[2]", "+I[1]"]);
+    expect(await env.sqlQuery("SELECT DISTINCT tags FROM t").execute().toChangelog()).toEqual(["+I[{a=1, b=1}]", "+I[{b=1}]"]);
+    expect(await env.sqlQuery("SELECT a.id, b.id FROM t a JOIN t b ON a.tags = b.tags").execute().toChangelog())
+      .toEqual(["+I[1, 1]", "+I[2, 1]", "+I[1, 2]", "+I[2, 2]", "+I[3, 3]"]);
+  });
+});
