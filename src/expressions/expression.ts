@@ -208,6 +208,8 @@ export class Expression<N = unknown> {
   avg(): AggExpression<TAgg<"avg", N>> { return agg("AVG", this); }
   min(): AggExpression<TAgg<"min", N>> { return agg("MIN", this); }
   max(): AggExpression<TAgg<"max", N>> { return agg("MAX", this); }
+  /** COLLECT(this): the group's values as a MULTISET (a `Map` of value to count, NOT NULL); NULLs are not collected. */
+  collect(): AggExpression<TAgg<"collect", N>> { return agg("COLLECT", this); }
   /** COUNT(DISTINCT this). */
   countDistinct(): AggExpression<TAgg<"count", N>> { return agg<TAgg<"count", N>>("COUNT", this).distinct(); }
 

@@ -286,6 +286,8 @@ type AggResult<K extends string, V> =
   // SUM0 is 0 over no rows: the argument's type, NOT NULL (aggregates.ts)
   : K extends "sum0" ? (IsCat<V, "NUMERIC"> extends true ? NonNullable<V> : TErr<`SUM0 needs a NUMERIC argument, got ${Category<V>}`>)
   : K extends "min" | "max" ? NonNullable<V> | null
+  // COLLECT: MULTISET<T> NOT NULL of the argument's type (aggregates.ts)
+  : K extends "collect" ? Map<V, number>
   : K extends "udf" ? V
   : unknown;
 

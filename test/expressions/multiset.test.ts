@@ -1,7 +1,7 @@
 // MULTISET<T>: the type (DataTypes, SQL spellings), COLLECT with retraction, CARDINALITY, equality, CAST, the
 // printed form ({a=2, b=1}, Flink's) and the accumulator through the checkpoint encoding.
 import { describe, expect, it } from "vitest";
-import { DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment, parseDataType } from "../../src/index.js";
+import { $, DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment, parseDataType } from "../../src/index.js";
 import { GroupAggregateOperator } from "../../src/exec/operators/group-aggregate.js";
 import type { AggregateNode } from "../../src/plan/nodes.js";
 import { decodeSnapshotInPlace, encodeSnapshotJson } from "../../src/exec/snapshot-codec.js";
@@ -133,5 +133,17 @@ describe("MULTISET as a key", () => {
     expect(await env.sqlQuery("SELECT DISTINCT tags FROM t").execute().toChangelog()).toEqual(["+I[{a=1, b=1}]", "+I[{b=1}]"]);
     expect(await env.sqlQuery("SELECT a.id, b.id FROM t a JOIN t b ON a.tags = b.tags").execute().toChangelog())
       .toEqual(["+I[1, 1]", "+I[2, 1]", "+I[1, 2]", "+I[2, 2]", "+I[3, 3]"]);
+  });
+});
+
+describe("COLLECT in the Table API", () => {
+  // the NULL row leaves the bag as it was: no update is sent for an unchanged result (Flink's GroupAggFunction)
+  it("$(x).collect() is COLLECT(x): a MULTISET per group, with retraction", async () => {
+    const env = streaming();
+    const type = DataTypes.ROW(DataTypes.FIELD("k", DataTypes.STRING()), DataTypes.FIELD("v", DataTypes.STRING()));
+    const t = env.fromValues(type, Row.of("x", "a"), Row.of("x", "a"), Row.of("x", null), Row.ofKind(RowKind.DELETE, "x", "a"));
+    expect(await t.groupBy($("k")).select($("k"), $("v").collect().as("vs")).execute().toChangelog()).toEqual([
+      "+I[x, {a=1}]", "-U[x, {a=1}]", "+U[x, {a=2}]", "-U[x, {a=2}]", "+U[x, {a=1}]",
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 // Type tests of MULTISET<T>: its TS value is a Map of element to count, from DataTypes and from SQL type strings.
 import { expectTypeOf } from "vitest";
-import { DataTypes, Row, type SqlTypeValue, type ValueOf } from "../../src/index.js";
+import { $, DataTypes, Row, type SqlTypeValue, type ValueOf } from "../../src/index.js";
 import { env } from "./fixtures.js";
 import type { SchemaOf } from "./helpers.js";
 
@@ -17,3 +17,9 @@ const bags = env.fromValues(
 expectTypeOf<SchemaOf<typeof bags>>().toEqualTypeOf<{ id: number; tags: Map<string | null, number> | null }>();
 // @ts-expect-error a MULTISET is not an array
 DataTypes.MULTISET(DataTypes.INT()).__value satisfies number[] | null;
+
+// COLLECT in the Table API: MULTISET<T> NOT NULL of the argument's type
+const collected = bags.groupBy($("id")).select($("id"), $("tags").count().as("n"), $("id").collect().as("ids"));
+expectTypeOf<SchemaOf<typeof collected>>().toEqualTypeOf<{ id: number; n: number; ids: Map<number, number> }>();
+// @ts-expect-error aggregate functions cannot be nested
+bags.groupBy($("id")).select($("id").collect().count().as("x"));
