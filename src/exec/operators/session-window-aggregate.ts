@@ -53,9 +53,14 @@ interface SessionTimer {
   id: number;
 }
 
-/** A snapshot in the hashmap backend's form (both backends outside a checkpoint): live sessions in queue order. */
+/**
+ * A snapshot in the hashmap backend's form (both backends outside a checkpoint): live sessions in queue order.
+ * `queued` is the time of the session's queue entry — its end when it was queued, earlier than `end` if it grew
+ * since. A restore queues it there again, so a grown session is re-queued when that entry comes due, behind the
+ * sessions queued at its new end before it, as in the uninterrupted run (snapshots without it: `end`).
+ */
 interface SessionSnapshot {
-  sessions: { keyValues: unknown[]; row: unknown[]; start: number; end: number; args: unknown[] }[];
+  sessions: { keyValues: unknown[]; row: unknown[]; start: number; end: number; args: unknown[]; queued?: number }[];
   numLateRecordsDropped: number;
 }
 
@@ -324,17 +329,17 @@ export class SessionWindowAggregateOperator extends EventTimeOperator {
       }
       // outside a checkpoint: the hashmap backend's form (each live session has one queue entry)
       const sessions: SessionSnapshot["sessions"] = [];
-      for (const [, t] of entries) {
+      for (const [time, t] of entries) {
         const e = store.get(t.probe);
         const s = e?.sessions.find((x) => x.id === t.id);
-        if (e !== undefined && s !== undefined) sessions.push({ keyValues: e.keyValues, row: e.row, start: s.start, end: s.end, args: s.args.slice() });
+        if (e !== undefined && s !== undefined) sessions.push({ keyValues: e.keyValues, row: e.row, start: s.start, end: s.end, args: s.args.slice(), queued: time });
       }
       const snapshot: SessionSnapshot = { sessions, numLateRecordsDropped: this.numLateRecordsDropped };
       return snapshot;
     }
     const sessions: SessionSnapshot["sessions"] = [];
-    for (const [, s] of this.queue.entries()) {
-      if (s.live) sessions.push({ keyValues: s.key.keyValues, row: s.key.row, start: s.start, end: s.end, args: s.args.slice() });
+    for (const [time, s] of this.queue.entries()) {
+      if (s.live) sessions.push({ keyValues: s.key.keyValues, row: s.key.row, start: s.start, end: s.end, args: s.args.slice(), queued: time });
     }
     const snapshot: SessionSnapshot = { sessions, numLateRecordsDropped: this.numLateRecordsDropped };
     return snapshot;
@@ -355,10 +360,10 @@ export class SessionWindowAggregateOperator extends EventTimeOperator {
       const read = new Map<unknown, StoredKey>();
       restoreStore(st.files, read as Map<unknown, unknown>, undefined, (e) => e, 0);
       const sessions: SessionSnapshot["sessions"] = [];
-      for (const [, probe, id] of st.timers) {
+      for (const [time, probe, id] of st.timers) {
         const e = read.get(probe);
         const s = e?.sessions.find((x) => x.id === id);
-        if (e !== undefined && s !== undefined) sessions.push({ keyValues: e.keyValues, row: e.row, start: s.start, end: s.end, args: s.args });
+        if (e !== undefined && s !== undefined) sessions.push({ keyValues: e.keyValues, row: e.row, start: s.start, end: s.end, args: s.args, queued: time });
       }
       st = { sessions, numLateRecordsDropped: st.numLateRecordsDropped };
     }
@@ -372,7 +377,7 @@ export class SessionWindowAggregateOperator extends EventTimeOperator {
         const id = this.nextId++;
         e.sessions.push({ id, start: s.start, end: s.end, args: s.args.slice() });
         store.set(probe, e);
-        this.storeQueue.push(s.end, { probe, id });
+        this.storeQueue.push(s.queued ?? s.end, { probe, id });
       }
       return;
     }
@@ -381,7 +386,7 @@ export class SessionWindowAggregateOperator extends EventTimeOperator {
       const key = gid < 0 ? this.newKey(s.row) : this.byGid[gid]!;
       const session: SessionState = { start: s.start, end: s.end, args: s.args.slice(), live: true, key };
       key.sessions.push(session);
-      this.queue.push(s.end, session);
+      this.queue.push(s.queued ?? s.end, session);
     }
   }
 }
