@@ -51,6 +51,13 @@ const QUERIES: Record<string, (e: TableEnvironment) => Table<object>> = {
       PARTITION BY k ORDER BY rowtime, v MEASURES FIRST(A.v) * 100 + B.v AS v ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW
       PATTERN (A+ B) DEFINE A AS A.v < 6, B AS B.v > 8)`) as unknown as Table<object>;
   },
+  // partial matches overlap (SKIP TO NEXT ROW) and expire (WITHIN) at rows and at watermarks
+  "MATCH_RECOGNIZE WITHIN, SKIP TO NEXT ROW": (e) => {
+    e.createTemporaryView("ev", e.fromValues(EVENTS_SCHEMA, EVENTS) as never);
+    return e.sqlQuery(`SELECT * FROM ev MATCH_RECOGNIZE (
+      PARTITION BY k ORDER BY rowtime MEASURES FIRST(A.v) * 1000 + COUNT(B.v) * 10 + C.v AS v ONE ROW PER MATCH AFTER MATCH SKIP TO NEXT ROW
+      PATTERN (A B+? C) WITHIN INTERVAL '200' SECOND DEFINE A AS A.v < 4, B AS B.v <> 12, C AS C.v = 12)`) as unknown as Table<object>;
+  },
 };
 
 const OUT = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", DataTypes.BIGINT()).build();
@@ -144,4 +151,20 @@ describe("PTF sort buffers and MATCH_RECOGNIZE through a cache of 4 entries", ()
       expect(mem.length).toBeGreaterThan(100);
     });
   }
+
+  it("MATCH_RECOGNIZE keeps its partial matches in the store: one entry per partition key, none in memory", () => {
+    const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    let entries = 0;
+    let live = -1;
+    let most = 0;
+    run(QUERIES["MATCH_RECOGNIZE WITHIN, SKIP TO NEXT ROW"]!(env), { "state.backend.type": "disk", "state.backend.cache-size": "4" }, (ops) => {
+      const op = ops.find((o) => o.constructor.name === "MatchRecognizeOperator") as unknown as { partitions: unknown[]; store: DiskKeyedStore<unknown> };
+      entries = op.store.size;
+      live = op.partitions.length;
+      most = Math.max(most, op.store.cached);
+    });
+    expect(entries).toBe(50);
+    expect(live).toBe(0);
+    expect(most).toBeLessThanOrEqual(4);
+  });
 });
