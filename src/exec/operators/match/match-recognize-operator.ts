@@ -470,30 +470,42 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
 function toStored(p: Partition): StoredPartition {
   const index = new Map<Step, number>();
   const steps: StoredStep[] = [];
-  const ref = (s: Step | null): number => {
-    if (s === null) return -1;
-    const known = index.get(s);
-    if (known !== undefined) return known;
-    const prev = ref(s.prev);
-    steps.push([s.row, s.variable, s.seq, s.time, prev]);
-    index.set(s, steps.length - 1);
-    return steps.length - 1;
-  };
-  const threads = p.threads.map((t): StoredThread => [t.state, t.start, t.startTime, ref(t.last)]);
-  const completed = p.completed.map((c): StoredCompleted => [c.start, ref(c.last)]);
+  const threads: StoredThread[] = new Array<StoredThread>(p.threads.length);
+  for (let i = 0; i < p.threads.length; i++) {
+    const t = p.threads[i]!;
+    threads[i] = [t.state, t.start, t.startTime, stepRef(t.last, index, steps)];
+  }
+  const completed: StoredCompleted[] = new Array<StoredCompleted>(p.completed.length);
+  for (let i = 0; i < p.completed.length; i++) completed[i] = [p.completed[i]!.start, stepRef(p.completed[i]!.last, index, steps)];
   return [p.keyRow, p.seq, p.ord, steps, threads, completed];
 }
 
+/** The index of a step in `steps`, written there (after its predecessors) if it is not yet. */
+function stepRef(s: Step | null, index: Map<Step, number>, steps: StoredStep[]): number {
+  if (s === null) return -1;
+  const known = index.get(s);
+  if (known !== undefined) return known;
+  const prev = stepRef(s.prev, index, steps);
+  index.set(s, steps.push([s.row, s.variable, s.seq, s.time, prev]) - 1);
+  return steps.length - 1;
+}
+
 /** The live partition of its plain form (steps linked again, shared as before). */
-function fromStored([keyRow, seq, ord, storedSteps, threads, completed]: StoredPartition): Partition {
-  const steps: Step[] = [];
-  for (const [row, variable, s, time, prev] of storedSteps) steps.push({ row, variable, seq: s, time, prev: prev < 0 ? null : steps[prev]! });
-  const at = (i: number): Step | null => (i < 0 ? null : steps[i]!);
-  return {
-    keyRow, seq, ord,
-    threads: threads.map(([state, start, startTime, last]) => ({ state, start, startTime, last: at(last) })),
-    completed: completed.map(([start, last]) => ({ start, last: at(last)! })),
-  };
+function fromStored(sp: StoredPartition): Partition {
+  const [keyRow, seq, ord, stored, storedThreads, storedCompleted] = sp;
+  const steps: Step[] = new Array<Step>(stored.length);
+  for (let i = 0; i < stored.length; i++) {
+    const [row, variable, sq, time, prev] = stored[i]!;
+    steps[i] = { row, variable, seq: sq, time, prev: prev < 0 ? null : steps[prev]! };
+  }
+  const threads: Thread[] = new Array<Thread>(storedThreads.length);
+  for (let i = 0; i < storedThreads.length; i++) {
+    const [state, start, startTime, last] = storedThreads[i]!;
+    threads[i] = { state, start, startTime, last: last < 0 ? null : steps[last]! };
+  }
+  const completed: Completed[] = new Array<Completed>(storedCompleted.length);
+  for (let i = 0; i < storedCompleted.length; i++) completed[i] = { start: storedCompleted[i]![0], last: steps[storedCompleted[i]![1]]! };
+  return { keyRow, seq, ord, threads, completed };
 }
 
 /** A snapshot's partition: copies of the rows (the live ones stay with the operator). */
