@@ -16,6 +16,7 @@ import {
   $, ArgumentTrait, CollectionSink, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, Schema, type Table, TableEnvironment, tableArg, valueState,
 } from "../../src/index.js";
 import { toJavaString } from "../../src/types/format.js";
+import { onBothBackends } from "../support/state-backends.js";
 import { KIND_SHORT } from "../../src/types/row.js";
 
 const dirs: string[] = [];
@@ -166,5 +167,29 @@ describe("PTF sort buffers and MATCH_RECOGNIZE through a cache of 4 entries", ()
     expect(entries).toBe(50);
     expect(live).toBe(0);
     expect(most).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("MATCH_RECOGNIZE WITHIN on the disk backend: a watermark expires stored partial matches", () => {
+  // key a: a partial match begun at 0 s (A B B B C) is alive when the match begun at 1 s (A C) completes, so that
+  // one waits; no further row of a comes, only the watermark (key b's rows) expires the first one at 5 s
+  const schema = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", DataTypes.BIGINT())
+    .column("rowtime", DataTypes.TIMESTAMP(3)).watermark("rowtime", "`rowtime`").build();
+  const rows = [Row.of("a", 1, second(0)), Row.of("a", 1, second(1)), Row.of("a", 9, second(2)),
+    ...Array.from({ length: 20 }, (_, i) => Row.of("b", 0, second(3 + i)))];
+  it("the waiting match goes out at the watermark that expires the earlier partial match, on both backends", async () => {
+    const out = await onBothBackends(async (options) => {
+      const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+      for (const [k, v] of Object.entries(options)) e.getConfig().set(k, v);
+      e.createTemporaryView("ev", e.fromValues(schema, rows) as never);
+      const sink = new CollectionSink();
+      e.createTemporaryTable("out", sink.descriptor(OUT));
+      await (e.sqlQuery(`SELECT * FROM ev MATCH_RECOGNIZE (
+        PARTITION BY k ORDER BY rowtime MEASURES FIRST(A.v) * 10 + C.v AS v ONE ROW PER MATCH
+        PATTERN (A C | A B B B C) WITHIN INTERVAL '5' SECOND DEFINE A AS A.v = 1, C AS C.v = 9)`) as unknown as Table<object>)
+        .executeInsert("out").await();
+      return sink.changelog();
+    });
+    expect(out).toEqual(["+I[a, 19]"]);
   });
 });
