@@ -16,6 +16,7 @@ import {
   $, ArgumentTrait, CollectionSink, DataTypes, EnvironmentSettings, ProcessTableFunction, Row, Schema, type Table, TableEnvironment, tableArg, valueState,
 } from "../../src/index.js";
 import { toJavaString } from "../../src/types/format.js";
+import { onBothBackends } from "../support/state-backends.js";
 import { KIND_SHORT } from "../../src/types/row.js";
 
 const dirs: string[] = [];
@@ -50,6 +51,13 @@ const QUERIES: Record<string, (e: TableEnvironment) => Table<object>> = {
     return e.sqlQuery(`SELECT * FROM ev MATCH_RECOGNIZE (
       PARTITION BY k ORDER BY rowtime, v MEASURES FIRST(A.v) * 100 + B.v AS v ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW
       PATTERN (A+ B) DEFINE A AS A.v < 6, B AS B.v > 8)`) as unknown as Table<object>;
+  },
+  // partial matches overlap (SKIP TO NEXT ROW) and expire (WITHIN) at rows and at watermarks
+  "MATCH_RECOGNIZE WITHIN, SKIP TO NEXT ROW": (e) => {
+    e.createTemporaryView("ev", e.fromValues(EVENTS_SCHEMA, EVENTS) as never);
+    return e.sqlQuery(`SELECT * FROM ev MATCH_RECOGNIZE (
+      PARTITION BY k ORDER BY rowtime MEASURES FIRST(A.v) * 1000 + COUNT(B.v) * 10 + C.v AS v ONE ROW PER MATCH AFTER MATCH SKIP TO NEXT ROW
+      PATTERN (A B+? C) WITHIN INTERVAL '200' SECOND DEFINE A AS A.v < 4, B AS B.v <> 12, C AS C.v = 12)`) as unknown as Table<object>;
   },
 };
 
@@ -144,4 +152,44 @@ describe("PTF sort buffers and MATCH_RECOGNIZE through a cache of 4 entries", ()
       expect(mem.length).toBeGreaterThan(100);
     });
   }
+
+  it("MATCH_RECOGNIZE keeps its partial matches in the store: one entry per partition key, none in memory", () => {
+    const env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+    let entries = 0;
+    let live = -1;
+    let most = 0;
+    run(QUERIES["MATCH_RECOGNIZE WITHIN, SKIP TO NEXT ROW"]!(env), { "state.backend.type": "disk", "state.backend.cache-size": "4" }, (ops) => {
+      const op = ops.find((o) => o.constructor.name === "MatchRecognizeOperator") as unknown as { partitions: unknown[]; store: DiskKeyedStore<unknown> };
+      entries = op.store.size;
+      live = op.partitions.length;
+      most = Math.max(most, op.store.cached);
+    });
+    expect(entries).toBe(50);
+    expect(live).toBe(0);
+    expect(most).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("MATCH_RECOGNIZE WITHIN on the disk backend: a watermark expires stored partial matches", () => {
+  // key a: a partial match begun at 0 s (A B B B C) is alive when the match begun at 1 s (A C) completes, so that
+  // one waits; no further row of a comes, only the watermark (key b's rows) expires the first one at 5 s
+  const schema = Schema.newBuilder().column("k", DataTypes.STRING()).column("v", DataTypes.BIGINT())
+    .column("rowtime", DataTypes.TIMESTAMP(3)).watermark("rowtime", "`rowtime`").build();
+  const rows = [Row.of("a", 1, second(0)), Row.of("a", 1, second(1)), Row.of("a", 9, second(2)),
+    ...Array.from({ length: 20 }, (_, i) => Row.of("b", 0, second(3 + i)))];
+  it("the waiting match goes out at the watermark that expires the earlier partial match, on both backends", async () => {
+    const out = await onBothBackends(async (options) => {
+      const e = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+      for (const [k, v] of Object.entries(options)) e.getConfig().set(k, v);
+      e.createTemporaryView("ev", e.fromValues(schema, rows) as never);
+      const sink = new CollectionSink();
+      e.createTemporaryTable("out", sink.descriptor(OUT));
+      await (e.sqlQuery(`SELECT * FROM ev MATCH_RECOGNIZE (
+        PARTITION BY k ORDER BY rowtime MEASURES FIRST(A.v) * 10 + C.v AS v ONE ROW PER MATCH
+        PATTERN (A C | A B B B C) WITHIN INTERVAL '5' SECOND DEFINE A AS A.v = 1, C AS C.v = 9)`) as unknown as Table<object>)
+        .executeInsert("out").await();
+      return sink.changelog();
+    });
+    expect(out).toEqual(["+I[a, 19]"]);
+  });
 });

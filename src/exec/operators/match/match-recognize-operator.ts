@@ -8,7 +8,7 @@ import { type GroupKeys, createGroupKeys } from "../../aggregates/group-keys.js"
 import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../../time/processing-time-service.js";
 import { EventTimeOperator } from "../../windows/event-time-operator.js";
 import { type RowComparator, rowComparator } from "../sort/row-comparator.js";
-import { HASHMAP_BACKEND, type KeyedStore, type StateBackend, isStoreFiles } from "../../state/keyed-store.js";
+import { HASHMAP_BACKEND, type KeyedStore, type StateBackend, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
 import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 import { TimeQueue } from "../../windows/time-queue.js";
 import { errorWithRow } from "../row-error.js";
@@ -30,11 +30,25 @@ interface Completed {
 }
 
 interface Partition {
+  /** The partition's first row (its key columns name the partition). */
   readonly keyRow: unknown[];
   threads: Thread[];
   completed: Completed[];
   seq: number;
+  /** Order of first appearance (the hashmap backend's gid): a watermark's WITHIN expiry visits partitions in it. */
+  readonly ord: number;
 }
+
+/** A step as stored: [row, variable, seq, time, index of the previous step or -1]. */
+type StoredStep = [unknown[], number, number, number, number];
+/** A partial match as stored: [state, start, startTime, index of its newest step or -1]. */
+type StoredThread = [number, number, number, number];
+/** A complete match as stored: [start, index of its last step]. */
+type StoredCompleted = [number, number];
+/** A partition in a disk store: its steps shared between its partial matches written once (Flink's SharedBuffer). */
+type StoredPartition = [keyRow: unknown[], seq: number, ord: number, steps: StoredStep[], threads: StoredThread[], completed: StoredCompleted[]];
+/** A partition in a snapshot (both backends), in order of first appearance. */
+interface SnapshotPartition { keyRow: unknown[]; seq: number; steps: StoredStep[]; threads: StoredThread[]; completed: StoredCompleted[] }
 
 /**
  * MATCH_RECOGNIZE (Flink's CepOperator running the NFA of StreamExecMatch), ONE ROW PER MATCH:
@@ -57,7 +71,11 @@ interface Partition {
  * that hold rows in a queue in memory (Flink's timers, one per time) — the temporal sort's mechanism
  * (sort/temporal-sort-operator.ts); a release takes the due times in order and sorts each time's rows by
  * the other ORDER BY keys (stably: ties in arrival order). Per partition the partial and waiting matches
- * over shared steps stay in memory on both backends (Flink keeps them in keyed state too: not yet here).
+ * over shared steps: on the hashmap backend live objects by gid; on a disk backend (a backend with a bounded
+ * cache) one store entry per partition key, its steps written once with their links as indexes (Flink's
+ * CepOperator keeps its NFAState and SharedBuffer in keyed state) — read when a row of the key matches,
+ * written back after. WITHIN over event time keeps the probes of the partitions with partial matches in
+ * memory (Flink's per-key timers), so a watermark reads only those.
  */
 export class MatchRecognizeOperator extends EventTimeOperator implements UsesProcessingTime, ProcessingTimeTarget {
   private readonly keys: GroupKeys;
@@ -91,11 +109,21 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
   private next: Thread[] = [];
   private readonly done = new Set<number>();
   private readonly newMatches: Completed[] = [];
+  /** The partitions on a disk backend (the key index then only computes probes), else undefined. */
+  private readonly store: KeyedStore<StoredPartition> | undefined;
+  /** Disk backend: the next partition's `ord` (entries are never deleted, as the hashmap keeps its partitions). */
+  private ordinals = 0;
+  /** Disk backend, WITHIN over event time: probe → ord of the partitions holding partial matches. */
+  private readonly withThreads: Map<unknown, number> | undefined;
 
   constructor(private readonly node: MatchRecognizeNode, resolveFunction?: FunctionResolver, backend: StateBackend = HASHMAP_BACKEND) {
     const timeColumn = node.orderKeys[0]!.column;
     super(timeColumn, `MATCH_RECOGNIZE ordered by '${node.input.schema.names[timeColumn]}'`);
     this.waiting = backend.createStore<unknown[][]>({ name: "MatchRecognize.rows" });
+    if (backend.cacheSize !== undefined) {
+      this.store = backend.createStore<StoredPartition>({ name: "MatchRecognize.partitions" });
+      if (node.within !== undefined && node.timeAttribute !== "PROCTIME") this.withThreads = new Map();
+    }
     const schema = node.input.schema;
     this.width = schema.size;
     this.timeColumn = timeColumn;
@@ -173,7 +201,8 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
     if (!this.procTimeSorted || wm === Infinity) this.release(wm);
     // on processing time an (event-time) watermark says nothing about WITHIN: partial matches expire with rows
     if (this.node.within !== undefined && wm !== Infinity && this.node.timeAttribute !== "PROCTIME") {
-      for (const p of this.partitions) if (p.threads.length > 0) { this.expire(p, wm); this.emitReady(p); }
+      if (this.store !== undefined) this.expireStored(this.store, this.withThreads!, wm);
+      else for (const p of this.partitions) if (p.threads.length > 0) { this.expire(p, wm); this.emitReady(p); }
     }
     this.out.watermark(wm);
   }
@@ -213,6 +242,19 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
     if (this.procTimeSorted) for (const [t] of this.times.entries()) if (t > this.timerFor) this.registerTimer(t);
   }
 
+  /** Disk backend: the partitions with partial matches, in order of first appearance, expire at the watermark. */
+  private expireStored(store: KeyedStore<StoredPartition>, withThreads: Map<unknown, number>, wm: number): void {
+    if (withThreads.size === 0) return;
+    const due = [...withThreads].sort((a, b) => a[1] - b[1]);
+    for (const [probe] of due) {
+      const p = fromStored(store.get(probe)!);
+      this.expire(p, wm);
+      this.emitReady(p);
+      store.set(probe, toStored(p));
+      if (p.threads.length === 0) withThreads.delete(probe);
+    }
+  }
+
   /** One NFA step of the row's partition. */
   private match(row: unknown[], time: number, kind: number): void {
     let gid: number;
@@ -221,13 +263,33 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
     } catch (e) {
       throw errorWithRow(e, kind, row, this.node.input.schema);
     }
+    const store = this.store;
+    if (store !== undefined) {
+      // read the key's partition, step it, write it back (not on an error: the job fails)
+      const probe = this.keys.currentProbe();
+      const stored = store.get(probe);
+      const p: Partition = stored === undefined ? { keyRow: row, threads: [], completed: [], seq: 0, ord: this.ordinals++ } : fromStored(stored);
+      this.step(p, row, time, kind);
+      store.set(probe, toStored(p));
+      const withThreads = this.withThreads;
+      if (withThreads !== undefined) {
+        if (p.threads.length > 0) withThreads.set(probe, p.ord);
+        else withThreads.delete(probe);
+      }
+      return;
+    }
     let p: Partition;
     if (gid < 0) {
       gid = this.partitions.length;
       this.keys.add(gid);
-      p = { keyRow: row, threads: [], completed: [], seq: 0 };
+      p = { keyRow: row, threads: [], completed: [], seq: 0, ord: gid };
       this.partitions.push(p);
     } else p = this.partitions[gid]!;
+    this.step(p, row, time, kind);
+  }
+
+  /** Advances the partition's partial matches by the row, begins a new one, emits the matches now ready. */
+  private step(p: Partition, row: unknown[], time: number, kind: number): void {
     if (this.node.within !== undefined) this.expire(p, time);
     this.row = row;
     this.rowSeq = p.seq++;
@@ -352,49 +414,103 @@ export class MatchRecognizeOperator extends EventTimeOperator implements UsesPro
   }
 
   override snapshotState(): unknown {
-    const partitions: unknown[] = [];
-    this.partitions.forEach((p) => {
-      if (p.threads.length === 0 && p.completed.length === 0) return;
-      // steps shared between partial matches are written once: [row, variable, seq, time, prev index]
-      const index = new Map<Step, number>();
-      const steps: [unknown[], number, number, number, number][] = [];
-      const ref = (s: Step | null): number => {
-        if (s === null) return -1;
-        const known = index.get(s);
-        if (known !== undefined) return known;
-        const prev = ref(s.prev);
-        steps.push([s.row.slice(), s.variable, s.seq, s.time, prev]);
-        index.set(s, steps.length - 1);
-        return steps.length - 1;
-      };
-      const threads = p.threads.map((t) => [t.state, t.start, t.startTime, ref(t.last)]);
-      const completed = p.completed.map((c) => [c.start, ref(c.last)]);
-      partitions.push({ keyRow: p.keyRow.slice(), seq: p.seq, steps, threads, completed });
-    });
+    const partitions: SnapshotPartition[] = [];
+    const store = this.store;
+    if (store !== undefined) {
+      const files = storeSnapshot(store);
+      if (files !== undefined) return { numLateRecordsDropped: this.numLateRecordsDropped, pending: this.pendingSnapshot(), partitions: files };
+      const stored: StoredPartition[] = [];
+      for (const [, sp] of store) if (sp[4].length > 0 || sp[5].length > 0) stored.push(sp);
+      stored.sort((x, y) => x[2] - y[2]);
+      for (const sp of stored) partitions.push(snapshotOf(toStored(fromStored(sp))));
+    } else {
+      for (const p of this.partitions) if (p.threads.length > 0 || p.completed.length > 0) partitions.push(snapshotOf(toStored(p)));
+    }
     return { numLateRecordsDropped: this.numLateRecordsDropped, pending: this.pendingSnapshot(), partitions };
   }
 
   override restoreState(state: unknown): void {
-    const s = state as {
-      numLateRecordsDropped: number; pending: unknown;
-      partitions: { keyRow: unknown[]; seq: number; steps: [unknown[], number, number, number, number][]; threads: [number, number, number, number][]; completed: [number, number][] }[];
-    };
+    const s = state as { numLateRecordsDropped: number; pending: unknown; partitions: SnapshotPartition[] | StoreFiles };
     this.numLateRecordsDropped = s.numLateRecordsDropped;
     this.restorePending(s.pending);
-    for (const sp of s.partitions) {
-      const steps: Step[] = [];
-      for (const [row, variable, seq, time, prev] of sp.steps) steps.push({ row: row.slice(), variable, seq, time, prev: prev < 0 ? null : steps[prev]! });
-      const at = (i: number): Step | null => (i < 0 ? null : steps[i]!);
-      if (this.keys.find(sp.keyRow) >= 0) throw new ExecutionError("MATCH_RECOGNIZE: a snapshot holds one partition twice");
+    const store = this.store;
+    let partitions = s.partitions;
+    if (isStoreFiles(partitions)) {
+      if (store !== undefined) {
+        restoreStore(partitions, store, undefined, (p) => p, 0);
+        this.ordinals = store.size;
+        const withThreads = this.withThreads;
+        if (withThreads !== undefined) for (const [probe, sp] of store) if (sp[4].length > 0) withThreads.set(probe, sp[2]);
+        return;
+      }
+      const read = new Map<unknown, StoredPartition>();
+      restoreStore(partitions, read, undefined, (p) => p, 0);
+      partitions = [...read.values()].sort((x, y) => x[2] - y[2]).map(snapshotOf);
+    }
+    for (const given of partitions) {
+      const sp = snapshotOf([given.keyRow, given.seq, 0, given.steps, given.threads, given.completed]);
+      if (this.keys.find(sp.keyRow) >= 0 || (store !== undefined && store.has(this.keys.currentProbe()))) {
+        throw new ExecutionError("MATCH_RECOGNIZE: a snapshot holds one partition twice");
+      }
+      if (store !== undefined) {
+        const ord = this.ordinals++;
+        store.set(this.keys.currentProbe(), [sp.keyRow, sp.seq, ord, sp.steps, sp.threads, sp.completed]);
+        if (this.withThreads !== undefined && sp.threads.length > 0) this.withThreads.set(this.keys.currentProbe(), ord);
+        continue;
+      }
       const gid = this.partitions.length;
       this.keys.add(gid);
-      this.partitions.push({
-        keyRow: sp.keyRow.slice(), seq: sp.seq,
-        threads: sp.threads.map(([state, start, startTime, last]) => ({ state, start, startTime, last: at(last) })),
-        completed: sp.completed.map(([start, last]) => ({ start, last: at(last)! })),
-      });
+      const p = fromStored([sp.keyRow, sp.seq, gid, sp.steps, sp.threads, sp.completed]);
+      this.partitions.push(p);
     }
   }
+}
+
+/** A partition as plain data: each step written once, links as indexes (a snapshot's and a disk store's form). */
+function toStored(p: Partition): StoredPartition {
+  const index = new Map<Step, number>();
+  const steps: StoredStep[] = [];
+  const threads: StoredThread[] = new Array<StoredThread>(p.threads.length);
+  for (let i = 0; i < p.threads.length; i++) {
+    const t = p.threads[i]!;
+    threads[i] = [t.state, t.start, t.startTime, stepRef(t.last, index, steps)];
+  }
+  const completed: StoredCompleted[] = new Array<StoredCompleted>(p.completed.length);
+  for (let i = 0; i < p.completed.length; i++) completed[i] = [p.completed[i]!.start, stepRef(p.completed[i]!.last, index, steps)];
+  return [p.keyRow, p.seq, p.ord, steps, threads, completed];
+}
+
+/** The index of a step in `steps`, written there (after its predecessors) if it is not yet. */
+function stepRef(s: Step | null, index: Map<Step, number>, steps: StoredStep[]): number {
+  if (s === null) return -1;
+  const known = index.get(s);
+  if (known !== undefined) return known;
+  const prev = stepRef(s.prev, index, steps);
+  index.set(s, steps.push([s.row, s.variable, s.seq, s.time, prev]) - 1);
+  return steps.length - 1;
+}
+
+/** The live partition of its plain form (steps linked again, shared as before). */
+function fromStored(sp: StoredPartition): Partition {
+  const [keyRow, seq, ord, stored, storedThreads, storedCompleted] = sp;
+  const steps: Step[] = new Array<Step>(stored.length);
+  for (let i = 0; i < stored.length; i++) {
+    const [row, variable, sq, time, prev] = stored[i]!;
+    steps[i] = { row, variable, seq: sq, time, prev: prev < 0 ? null : steps[prev]! };
+  }
+  const threads: Thread[] = new Array<Thread>(storedThreads.length);
+  for (let i = 0; i < storedThreads.length; i++) {
+    const [state, start, startTime, last] = storedThreads[i]!;
+    threads[i] = { state, start, startTime, last: last < 0 ? null : steps[last]! };
+  }
+  const completed: Completed[] = new Array<Completed>(storedCompleted.length);
+  for (let i = 0; i < storedCompleted.length; i++) completed[i] = { start: storedCompleted[i]![0], last: steps[storedCompleted[i]![1]]! };
+  return { keyRow, seq, ord, threads, completed };
+}
+
+/** A snapshot's partition: copies of the rows (the live ones stay with the operator). */
+function snapshotOf([keyRow, seq, , steps, threads, completed]: StoredPartition): SnapshotPartition {
+  return { keyRow: keyRow.slice(), seq, steps: steps.map(([row, v, sq, t, prev]): StoredStep => [row.slice(), v, sq, t, prev]), threads, completed };
 }
 
 /** The navigation slots (`$nav<i>` columns after the input's) an expression reads. */

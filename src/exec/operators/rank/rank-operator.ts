@@ -11,6 +11,7 @@ import { type RowComparator, rowComparator, rowsEqual } from "../sort/row-compar
 import { type KeyedStore, type StateBackend, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
 import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 import { type RankEmit, rankEmitter } from "./rank-emit.js";
+import { StoredRows } from "./stored-rows.js";
 
 /** One partition in a snapshot and in a disk store: its key values and its rows in rank order. */
 type Partition = [keyValues: unknown[], rows: unknown[][]];
@@ -40,7 +41,9 @@ export interface RankSpec {
  *
  * State: on the hashmap backend a key index and the partitions by gid; on a disk backend (a backend with a
  * bounded cache, state/keyed-store.ts) one store entry per partition key, `[key values, rows]` — the form
- * snapshots have on both backends. A top-N without partition keys has one partition and keeps it in memory.
+ * snapshots have on both backends. A top-N without partition keys has one partition: on a disk backend its
+ * rows are in a store as a head (the rankEnd + 1 first rows, all a change's output reads) and the rest in
+ * sorted chunks (stored-rows.ts), so a change reads and writes a bounded part; `{ rows }` in snapshots.
  */
 export class RankOperator extends BaseOperator {
   private readonly keys: GroupKeys | undefined;
@@ -55,6 +58,8 @@ export class RankOperator extends BaseOperator {
   private readonly store: KeyedStore<Partition> | undefined;
   /** Emits an output row (with its row number): a record, or the consumer's row object (rank-emit.ts). */
   private readonly emit: RankEmit;
+  /** The one partition of a top-N without partition keys on a disk backend, else undefined. */
+  private readonly single: StoredRows | undefined;
 
   constructor(private readonly spec: RankSpec, resolveFunction?: FunctionResolver, backend?: StateBackend) {
     super(1);
@@ -67,6 +72,9 @@ export class RankOperator extends BaseOperator {
     this.after = spec.appendOnly ? Kind.UPDATE_AFTER : Kind.INSERT;
     this.emit = rankEmitter(spec.input.size, spec.rankNumber);
     if (this.keys !== undefined && backend?.cacheSize !== undefined) this.store = backend.createStore<Partition>({ name: "Rank.partitions" });
+    if (this.keys === undefined && backend?.cacheSize !== undefined) {
+      this.single = new StoredRows(backend.createStore<unknown>({ name: "Rank.rows" }), spec.rankEnd + 1, this.compare);
+    }
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
@@ -91,6 +99,9 @@ export class RankOperator extends BaseOperator {
         if (free === undefined) this.partitions.push([]);
         else this.partitions[gid] = [];
       }
+    } else if (this.single !== undefined) {
+      this.processOnStoredRows(this.single, insert, row);
+      return;
     } else if (this.partitions.length === 0) this.partitions.push([]);
     const rows = this.partitions[gid]!;
     if (insert) this.insert(rows, row);
@@ -115,6 +126,28 @@ export class RankOperator extends BaseOperator {
     const rows = p[1];
     if (insert) this.insert(rows, row);
     else if (this.retract(rows, row) && rows.length === 0) store.delete(probe);
+  }
+
+  /**
+   * The same over the one stored partition: a row sorting past the full head goes into (or out of) the tail
+   * and ranks outside the range (no output); otherwise the head is the whole list as far as the output reads
+   * it (the tail is non-empty only behind a full head), and gives its last row to the tail or takes the
+   * tail's first. A retraction looks in the tail first: the in-memory list is searched from its end.
+   */
+  private processOnStoredRows(single: StoredRows, insert: boolean, row: unknown[]): void {
+    const head = single.head();
+    if (insert) {
+      if (single.pastHead(head, row, true)) { single.insertTail(row); return; }
+      this.insert(head, row);
+      single.spill(head);
+      single.headChanged(head);
+      return;
+    }
+    if (single.pastHead(head, row, true) && single.retractTail(row)) return;
+    if (this.retract(head, row)) {
+      single.refill(head);
+      single.headChanged(head);
+    }
   }
 
   /** Index of the first row that sorts after `row` (a new row goes after its ties). */
@@ -196,6 +229,7 @@ export class RankOperator extends BaseOperator {
   /** Number of partitions holding rows. */
   partitionCount(): number {
     if (this.store !== undefined) return this.store.size;
+    if (this.single !== undefined) return this.single.head().length > 0 ? 1 : 0;
     return this.keys ? this.keys.size : this.partitions.length;
   }
 
@@ -211,6 +245,8 @@ export class RankOperator extends BaseOperator {
 
   /** `{ rows }` without partition keys, else `{ parts }`: `[key values, rows][]`, or a disk store's checkpoint files. */
   override snapshotState(): unknown {
+    const single = this.single;
+    if (single !== undefined) return { rows: storeSnapshot(single.store) ?? single.all() };
     if (!this.keys) return { rows: (this.partitions[0] ?? []).map((r) => r.slice()) };
     const store = this.store;
     if (store !== undefined) {
@@ -226,10 +262,23 @@ export class RankOperator extends BaseOperator {
   }
 
   override restoreState(state: unknown): void {
-    const s = state as { rows?: unknown[][]; parts?: Partition[] | StoreFiles };
+    const s = state as { rows?: unknown[][] | StoreFiles; parts?: Partition[] | StoreFiles };
     this.partitions = [];
     if (!this.keys) {
-      if (s.rows && s.rows.length > 0) this.partitions.push(s.rows.map((r) => r.slice()));
+      let rows = s.rows ?? [];
+      const single = this.single;
+      if (isStoreFiles(rows)) {
+        if (single !== undefined) {
+          restoreStore(rows, single.store, undefined, (v) => v, 0);
+          single.reopen();
+          return;
+        }
+        const read = new Map<unknown, unknown>();
+        restoreStore(rows, read, undefined, (v) => v, 0);
+        rows = StoredRows.rowsOf(read);
+      }
+      if (single !== undefined) single.load(rows);
+      else if (rows.length > 0) this.partitions.push(rows.map((r) => r.slice()));
       return;
     }
     let parts = s.parts ?? [];
