@@ -471,7 +471,7 @@ export class Binder {
   private from(f: FromItem): Bound {
     switch (f.kind) {
       case "Table": {
-        if (f.asOf !== undefined) return this.from({ ...f, kind: "Lateral", fn: "", args: [], columns: undefined });
+        if (f.asOf !== undefined) throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: FOR SYSTEM_TIME AS OF must be the right side of a join`);
         const table = this.table(f.name, f.pos);
         return { table, sources: [sourceOf(table, f.alias ?? f.name)] };
       }
@@ -497,8 +497,8 @@ export class Binder {
       }
       case "Unnest":
         throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: UNNEST(...) must be the right side of a join: FROM t CROSS JOIN UNNEST(t.arr) AS u (x)`);
-      case "Lateral": case "Table":
-        throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: ${f.kind === "Lateral" ? "LATERAL TABLE(...)" : "FOR SYSTEM_TIME AS OF"} must be the right side of a join`);
+      case "Lateral":
+        throw new ValidationError(`SQL validation failed. ${location(this.src, f.pos)}: LATERAL TABLE(...) must be the right side of a join`);
     }
   }
 

@@ -153,6 +153,10 @@ describe("SQL lookup joins: rules", () => {
       .toThrow(/Processing-time temporal join is not supported yet. 'plain' is not a connector table/);
     expect(() => e.sqlQuery("SELECT * FROM orders_t AS O JOIN customers_t FOR SYSTEM_TIME AS OF O.proc_time AS C ON C.age > 30"))
       .toThrow(/Temporal table join requires an equality condition on fields of table \[customers_t\]/);
+    // FOR SYSTEM_TIME AS OF needs a left side to take the time from; LATERAL TABLE likewise
+    expect(() => e.sqlQuery("SELECT * FROM customers_t FOR SYSTEM_TIME AS OF TIMESTAMP '2020-10-10 00:00:00' AS C"))
+      .toThrow(/FOR SYSTEM_TIME AS OF must be the right side of a join/);
+    expect(() => e.sqlQuery("SELECT * FROM LATERAL TABLE(f(1))")).toThrow(/LATERAL TABLE\(\.\.\.\) must be the right side of a join/);
     const hinted = (hint: string) => () => e.sqlQuery(`SELECT /*+ ${hint} */ O.order_id FROM orders_t AS O JOIN customers_t FOR SYSTEM_TIME AS OF O.proc_time AS C ON O.customer_id = C.id`);
     expect(hinted("LOOKUP('table'='C', 'asnyc'='true')")).toThrow(/Invalid LOOKUP hint options: unsupported option\(s\) 'asnyc'/);
     expect(hinted("LOOKUP('table'='C', 'max-attempts'='3')")).toThrow(/the retry options .* go together; missing 'retry-predicate'/);
