@@ -7,13 +7,8 @@ import { HASHMAP_BACKEND, type KeyedStore, type StoreFiles, isStoreFiles } from 
 import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 import { heapPop, heapPush } from "../ptf/heap.js";
 import { compileCombine, compileJoinKey, compilePad, compileResidual } from "./join-code.js";
+import { joinWithBucket, type TimedBucket } from "./timed-bucket.js";
 
-/** One input's waiting rows of a key, in arrival order, with their times and whether they found a partner. */
-interface TimedBucket {
-  rows: unknown[][];
-  times: number[];
-  matched: boolean[];
-}
 
 /** A side's rows in a snapshot: its entries, or (disk backend, in a checkpoint) the files of its store. */
 type SideEntries = readonly (readonly [unknown, unknown[][], number[], boolean[]])[];
@@ -98,19 +93,7 @@ export class IntervalJoinOperator extends BaseOperator {
     const from = isLeft ? t - this.upper : t + this.lower;
     const to = isLeft ? t - this.lower : t + this.upper;
     const other = (isLeft ? this.rightState : this.leftState).get(key);
-    let found = false;
-    if (other !== undefined) {
-      const residual = this.residual;
-      for (let i = 0; i < other.rows.length; i++) {
-        const ot = other.times[i]!;
-        if (ot < from || ot > to) continue;
-        const j = isLeft ? this.combine(row, other.rows[i]!) : this.combine(other.rows[i]!, row);
-        if (residual !== undefined && !residual(j)) continue;
-        found = true;
-        other.matched[i] = true;
-        this.out.record(Kind.INSERT, j);
-      }
-    }
+    const found = other !== undefined && joinWithBucket(other, from, to, row, isLeft, this.combine, this.residual, this.out);
     // wait while a partner can still arrive (above the watermark)
     const expiry = isLeft ? t - this.lower : t + this.upper;
     if (this.time < expiry) {

@@ -5,13 +5,8 @@ import { BaseOperator } from "../../operator.js";
 import type { ProcessingTimeService, ProcessingTimeTarget, UsesProcessingTime } from "../../time/processing-time-service.js";
 import { millis } from "./interval-join.js";
 import { compileCombine, compileJoinKey, compilePad, compileResidual } from "./join-code.js";
+import { joinWithBucket, type TimedBucket } from "./timed-bucket.js";
 
-/** One input's cached rows of a key, in arrival order, with their processing times and whether they found a partner. */
-interface TimedBucket {
-  rows: unknown[][];
-  times: number[];
-  matched: boolean[];
-}
 
 /** One input's cleanups, in time order (rows arrive in processing-time order, so a FIFO): at `times[i]` look at `keys[i]`. */
 interface Cleanups {
@@ -96,19 +91,7 @@ export class ProcTimeIntervalJoinOperator extends BaseOperator implements UsesPr
     const from = isLeft ? t - this.upper : t + this.lower;
     const to = isLeft ? t - this.lower : t + this.upper;
     const other = (isLeft ? this.rightState : this.leftState).get(key);
-    let found = false;
-    if (other !== undefined) {
-      const residual = this.residual;
-      for (let i = 0; i < other.rows.length; i++) {
-        const ot = other.times[i]!;
-        if (ot < from || ot > to) continue;
-        const j = isLeft ? this.combine(row, other.rows[i]!) : this.combine(other.rows[i]!, row);
-        if (residual !== undefined && !residual(j)) continue;
-        found = true;
-        other.matched[i] = true;
-        this.out.record(Kind.INSERT, j);
-      }
-    }
+    const found = other !== undefined && joinWithBucket(other, from, to, row, isLeft, this.combine, this.residual, this.out);
     // a partner can still arrive only at a later time: strictly inside the window ahead of now
     const size = isLeft ? -this.lower : this.upper;
     if (size > 0) {
