@@ -174,8 +174,10 @@ export class TableResult<R extends object = Record<string, unknown>> {
    * failure is thrown after the batch the failing slice produced. The job starts on the first `next()`.
    * A batch array belongs to the consumer (it is not reused).
    */
-  async *batches(): AsyncGenerator<KeyedRow<R>[], void, undefined> {
-    yield* this.rowBatches();
+  batches(): AsyncGenerator<KeyedRow<R>[], void, undefined> {
+    // the generator of the slices itself (lazy as well: nothing runs before the first `next()`); an
+    // `async *` delegating to it with `yield*` cost a second generator step per batch
+    return this.rowBatches();
   }
 
   /**

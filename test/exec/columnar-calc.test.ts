@@ -245,6 +245,34 @@ describe("batches() over Values → Filter/Project: row objects built by the col
     expect(n).toBe(reference.length);
   });
 
+  it("without a filter a batch is allocated at the slice's size: every index holds a row, in order, equal to the row job's changelog", async () => {
+    const env = streaming();
+    const t = bids(env, 10_000).select($("auction"), $("price").times(0.908).as("price"), $("dateTime"));
+    const batches: object[][] = [];
+    for await (const b of t.execute().batches()) batches.push(b);
+    expect(batches.map((b) => b.length)).toEqual([4096, 4096, 1808]);
+    // no holes: a preallocated array filled by index has an own element at every index
+    for (const b of batches) expect(Object.keys(b).length).toBe(b.length);
+    const changelog = batches.flat().map((r) => `${Row.kindOf(r)}[${Object.values(r).map((v) => v instanceof Date ? v.toISOString() : String(v)).join(", ")}]`);
+    const reference = (await rowRows(t)).map(([k, ...v]) => `${String(k)}[${v.map((x) => x instanceof Date ? x.toISOString() : String(x)).join(", ")}]`);
+    expect(changelog).toEqual(reference);
+    expect(changelog[4096]).toBe(`+I[${1000 + (4096 % 250)}, ${(100 + 4096) * 0.908}, ${new Date(t0.getTime() + 4096).toISOString()}]`);
+  });
+
+  it("without a filter, failing in the middle of a later slice: that slice's batch holds exactly the rows before the failing one", async () => {
+    const env = streaming();
+    const values = Array.from({ length: 5000 }, (_, i) => Row.of(i === 4100 ? 0 : i + 1));
+    const t = env.fromValues(DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT().notNull())), ...values)
+      .select($("a"), $("a").mod($("a")).as("m"));
+    const batches: object[][] = [];
+    let err: unknown;
+    try { for await (const b of t.execute().batches()) batches.push(b); } catch (e) { err = e; }
+    expect(batches.map((b) => b.length)).toEqual([4096, 4]);
+    expect(Object.keys(batches[1]!).length).toBe(4);
+    expect(batches[1]!.map((r) => Object.values(r))).toEqual([[4097, 0], [4098, 0], [4099, 0], [4100, 0]]);
+    expect(String(err)).toContain("(row +I[0])");
+  });
+
   it("a failing expression: the rows before it arrive, then the job fails naming the row", async () => {
     const env = streaming();
     const t = env.fromValues(DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT().notNull())), Row.of(1), Row.of(2), Row.of(0), Row.of(4))

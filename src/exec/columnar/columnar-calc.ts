@@ -14,9 +14,12 @@ export type SelectFn = (rows: readonly (readonly unknown[])[], start: number, en
 export type ColumnFn = (rows: readonly (readonly unknown[])[], sel: Int32Array, start: number, n: number, out: Int32Array | Float64Array | unknown[]) => void;
 
 /**
- * Appends a row object per output row of `rows[start, end)` to `out` (`new Insert(v0, v1, ...)`, the values
- * as constructor arguments: no positional record in between); returns how many. When an expression throws,
- * `at[0]` is the index of the row it threw on and `out` holds the rows before it.
+ * Puts a row object per output row of `rows[start, end)` into `out` (`new Insert(v0, v1, ...)`, the values
+ * as constructor arguments: no positional record in between); returns how many. Without a filter every
+ * input row is an output row: `out` comes allocated at its size (`new Array(end - start)`) and is filled by
+ * index — pushing grows the array a dozen times per slice, copying it each time; with a filter `out` starts
+ * empty and is pushed to. When an expression throws, `at[0]` is the index of the row it threw on and `out`
+ * holds the rows before it (its length cut to them).
  */
 export type ObjectsFn = (rows: readonly (readonly unknown[])[], start: number, end: number, out: object[], at: Int32Array) => number;
 
@@ -80,8 +83,8 @@ export function compileColumnarCalc(
   const ctor = construct === undefined ? "" : root.constant(construct);
   const objects = construct === undefined ? "undefined"
     : `function objects(rows,start,end,out,at){${temps}const C=${ctor};let n=0,i=start;try{for(;i<end;i++){const r0=rows[i];`
-      + `${filtered ? `if(!(${predicates.map((p) => `(${p})===true`).join("&&")}))continue;` : ""}out.push(new C(${items.join(",")}));n++;}}`
-      + `catch(e){at[0]=i;throw e;}return n;}`;
+      + `${filtered ? `if(!(${predicates.map((p) => `(${p})===true`).join("&&")}))continue;out.push(new C(${items.join(",")}));n++;` : `out[n]=new C(${items.join(",")});n++;`}}}`
+      + `catch(e){at[0]=i;out.length=n;throw e;}return n;}`;
   const built = root.build<{ select: SelectFn | undefined; columns: ColumnFn[]; objects: ObjectsFn | undefined }>(
     `{select:${select},columns:[${columns.join(",")}],objects:${objects}}`, "columnar-calc");
   return { select: built.select, columns: built.columns, objects: built.objects, types: columnTypesOf(schema), schema };

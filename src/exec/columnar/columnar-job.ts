@@ -96,7 +96,8 @@ export class ColumnarValuesJob implements Job {
   private readonly at = new Int32Array(1);
 
   private objectSlice(objects: NonNullable<ColumnarCalc["objects"]>, target: RowObjectSink, start: number, end: number): void {
-    const out: object[] = [];
+    // allocated at its size when every input row is an output row (see ObjectsFn)
+    const out: object[] = this.calc.select === undefined ? new Array<object>(end - start) : [];
     let n: number;
     try {
       n = objects(this.node.rows, start, end, out, this.at);
