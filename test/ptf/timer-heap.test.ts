@@ -107,4 +107,24 @@ describe("PTF timer service (indexed heap)", () => {
     expect([t.record, t.input, t.time]).toEqual([["second"], 1, 10]);
     expect(svc.pollDue(100)).toBeUndefined();
   });
+
+  it("with the key columns known, a re-registration keeps the record it has while the key values are identical", () => {
+    const svc = new TimerService([[0], [1]]);
+    const first = ["k", "a", 1];
+    svc.register("k", first, "t", 50, 0);
+    svc.register("k", ["k", "b", 2], "t", 60, 0);
+    const kept = svc.pollDue(60)!;
+    // the older record is the same object: a firing timer reads only its key columns, which are identical
+    expect(kept.record).toBe(first);
+    expect([kept.input, kept.time]).toEqual([0, 60]);
+    // another input, or key values that are equal but not identical (-0 and 0), take the new record
+    svc.register(0, [0, "x"], "t", 10, 0);
+    svc.register(0, [-0, "y"], "t", 11, 0);
+    expect(svc.pollDue(11)!.record).toEqual([-0, "y"]);
+    svc.register("j", ["j", "x"], "t", 10, 0);
+    svc.register("j", ["?", "j"], "t", 12, 1);
+    const other = svc.pollDue(12)!;
+    expect([other.record, other.input]).toEqual([["?", "j"], 1]);
+    expect(svc.pollDue(Infinity)).toBeUndefined();
+  });
 });

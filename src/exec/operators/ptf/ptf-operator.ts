@@ -192,7 +192,7 @@ export class PtfOperator extends BaseOperator implements ChangeSink {
     }
     // Flink allows timers on set-semantics tables without pass-through columns (multi-input: all are);
     // broadcast tables have no key (their rows cannot register timers)
-    this.timers = tables.every((t) => t.broadcast || (t.setSemantics && !t.passThrough)) ? new TimerService() : undefined;
+    this.timers = tables.every((t) => t.broadcast || (t.setSemantics && !t.passThrough)) ? new TimerService(tables.map((t) => t.partitionKeys)) : undefined;
     const time: TimeHost = {
       functionName: call.functionName, timers: this.timers, hasOnTimer: call.fn.onTimerFn !== undefined,
       currentWatermark: () => this.currentWatermark, tableWatermark: () => this.inputWatermark(this.current),

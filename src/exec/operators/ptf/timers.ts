@@ -69,10 +69,26 @@ function deleteNamed(k: KeyTimers, t: Entry): void {
   else k.named!.delete(t.name!);
 }
 
+/** Whether records `a` and `b` hold identical (`Object.is`) values in the columns `cols`. */
+function sameColumns(a: readonly unknown[], b: readonly unknown[], cols: readonly number[]): boolean {
+  for (let i = 0; i < cols.length; i++) if (!Object.is(a[cols[i]!], b[cols[i]!])) return false;
+  return true;
+}
+
 export class TimerService {
   private readonly byKey = new Map<unknown, KeyTimers>();
   private readonly heap: Entry[] = [];
   private seq = 0;
+
+  /**
+   * @param keyColumns per input (table argument), the PARTITION BY columns: all a firing timer reads from
+   * its record (the output's key columns, the key of a timer registered in onTimer). Given, a re-registration
+   * whose record holds identical key values keeps the record it has — the timer's registration order and
+   * time still change. A function that re-registers a timer on every row (W6) would otherwise keep each
+   * row's record alive until the key's next row, so most records would survive a young-generation GC and be
+   * copied and promoted; keeping the older one lets the new one die young. Without it the newest is kept.
+   */
+  constructor(private readonly keyColumns?: readonly (readonly number[])[]) {}
 
   /** Registers (or replaces, by name / by time) a timer of `key`. */
   register(key: unknown, record: readonly unknown[], name: string | null, time: number, input = 0): void {
@@ -93,7 +109,8 @@ export class TimerService {
     if (old !== undefined) {
       // replaced in place: a new registration (time, record, order), the same heap slot sifted to its place
       old.time = time;
-      old.record = record;
+      const cols = this.keyColumns?.[input];
+      if (old.input !== input || cols === undefined || !sameColumns(old.record, record, cols)) old.record = record;
       old.input = input;
       old.seq = this.seq++;
       this.sift(old.pos);
