@@ -175,3 +175,30 @@ describe("row count as a presence flag", () => {
     expect(presence(t.select($("m").sum().as("s")), false)).toBe(false);
   });
 });
+
+describe("COUNT read as a small integer", () => {
+  // the inline COUNT reads its Float64 column as an int32 when the count fits one (aggregate-layout.ts
+  // smallCount); past int32 the value must still be the exact count
+  it("emits counts past int32 exactly, across the int32 boundary, after a restore", () => {
+    const node = aggregateOf(t.groupBy($("k")).select($("k"), lit(1).count().as("n"), $("i").count().as("ci")));
+    const row = (i: number | null) => ["a", i, 0, null, null, null];
+    for (const [start, next] of [[2147483646, 2147483647], [2147483647, 2147483648], [2147483648, 2147483649], [4294967296, 4294967297]]) {
+      const a = operator(node, false, true, INLINE, []);
+      a.processElement(0, 0, row(1));
+      const snap = a.snapshotState() as { rows: number; accs: unknown[] }[];
+      snap[0]!.rows = start!;
+      snap[0]!.accs[1] = start;
+      const out: string[] = [];
+      const b = operator(node, false, true, INLINE, out);
+      b.restoreState(snap);
+      b.processElement(0, 0, row(2));
+      b.processElement(0, 0, row(null)); // COUNT(i) unchanged, COUNT(*) one more
+      b.processElement(0, 1, row(null));
+      expect(out).toEqual([
+        `1["a",${start},${start}]`, `2["a",${next},${next}]`,
+        `1["a",${next},${next}]`, `2["a",${next! + 1},${next}]`,
+        `1["a",${next! + 1},${next}]`, `2["a",${next},${next}]`,
+      ]);
+    }
+  });
+});

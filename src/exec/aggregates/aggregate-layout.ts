@@ -65,6 +65,16 @@ interface Slot {
   restore(s: GroupColumns, g: number, d: unknown): void;
 }
 
+/**
+ * Expression: a count read from its Float64 column as a small integer (an int32, which V8 keeps as a Smi)
+ * rather than a double. A double stored into an output row object is a heap number of its own (one
+ * allocation per output row); a Smi is not. A count is always an integer; one outside int32 (2^31 rows in
+ * a group) keeps the double, so the value is the same either way.
+ */
+function smallCount(c: string): string {
+  return `((${c}|0)===${c}?${c}|0:${c})`;
+}
+
 /** COUNT(*), and COUNT(x) for a NOT NULL x: the group's row count. */
 const rowCount: Slot = {
   needsArg: false,
@@ -72,7 +82,7 @@ const rowCount: Slot = {
   rowsAsPresence: false,
   accumulate: () => "",
   retract: () => "",
-  value: () => "N[g]",
+  value: () => smallCount("N[g]"),
   snapshot: () => null,
   restore: () => {},
 };
@@ -85,7 +95,7 @@ function count(c: number): Slot {
     rowsAsPresence: true,
     accumulate: (x) => `if(${x}!==null)F${c}[g]++;`,
     retract: (x) => `if(${x}!==null)F${c}[g]--;`,
-    value: () => `F${c}[g]`,
+    value: () => smallCount(`F${c}[g]`),
     snapshot: (s, g) => s.f[c]![g],
     restore: (s, g, d) => { s.f[c]![g] = d as number; },
   };
