@@ -2,6 +2,7 @@ import { CodegenContext, type FunctionResolver } from "../../../expressions/comp
 import type { JoinNode } from "../../../plan/nodes/join.js";
 import { compileKeys } from "../../aggregates/key-code.js";
 import type { JoinSideState } from "./join-state.js";
+import type { RowsOnlySideState } from "./rows-only-state.js";
 import { nextGeneratedName } from "../../../expressions/codegen.js";
 
 /**
@@ -12,7 +13,8 @@ import { nextGeneratedName } from "../../../expressions/codegen.js";
  * after a few jobs. The rows and kinds it emits are those of the general path (regular-join.ts).
  */
 export function generateInnerJoinProcess(
-  node: JoinNode, self: { out: unknown; left: JoinSideState; right: JoinSideState }, resolve: FunctionResolver | undefined,
+  node: JoinNode, self: { out: unknown; left: JoinSideState | RowsOnlySideState; right: JoinSideState | RowsOnlySideState; rowsOnly: boolean },
+  resolve: FunctionResolver | undefined,
   projection?: readonly number[],
 ): (input: number, kind: number, row: unknown[]) => void {
   const root = new CodegenContext(node.left.schema, resolve, "row");
@@ -34,6 +36,7 @@ export function generateInnerJoinProcess(
   const loops = (emit: (vs: string) => string) => `if(isLeft){for(let i=0;i<rows.length;i++){const o=rows[i];${emit(leftVs)}}}`
     + `else{for(let i=0;i<rows.length;i++){const o=rows[i];${emit(rightVs)}}}`;
   const s = root.constant(self);
+  if (self.rowsOnly) return rowsOnlyProcess(root, s, keyOf(lk), keyOf(rk), vars, leftVs, rightVs);
   const retract = root.constant((state: JoinSideState, key: unknown, row: unknown[]) => state.retract(key, row, 0));
   const id = nextGeneratedName("innerJoin");
   return root.build(`(function(){const self=${s},retract=${retract};`
@@ -49,5 +52,31 @@ export function generateInnerJoinProcess(
     + "if(b===undefined)return;const rows=b.rows;const R=out.rows;"
     + `if(R==null){${loops((vs) => `out.record(kind,[${vs}]);`)}}`
     + `else{const C=kind===0?R.C0:kind===2?R.C2:kind===1?R.C1:R.C3;${loops((vs) => `R.add(new C(${vs}));`)}}`
+    + "};})()");
+}
+
+/**
+ * Both inputs insert-only (rows-only-state.ts): a side's value is its rows list, and each input has its own
+ * branch (its key, the other side's rows, its own push, the joined rows with the record's columns on its
+ * side) — no side selection per record. Both stores are taken once: a restore fills them in place.
+ */
+function rowsOnlyProcess(
+  root: CodegenContext, s: string, leftKey: string, rightKey: string, vars: readonly string[], leftVs: string, rightVs: string,
+): (input: number, kind: number, row: unknown[]) => void {
+  const notInsert = root.constant(() => {
+    throw new Error("RegularJoinOperator: an insert-only join input sent an update or a retraction");
+  });
+  const id = nextGeneratedName("innerJoin");
+  // the other side's rows probed first, then the record stored, then the joined rows (the general path's order)
+  const branch = (key: string, mine: string, other: string, vs: string) => `${key}if(key===null)return;`
+    + `const rows=${other}.get(key);const s=${mine}.get(key);if(s===undefined)${mine}.set(key,[row]);else s.push(row);`
+    + "if(rows===undefined)return;const out=self.out;const R=out.rows;"
+    + `if(R==null){for(let i=0;i<rows.length;i++){const o=rows[i];out.record(0,[${vs}]);}}`
+    + `else{const C=R.C0;for(let i=0;i<rows.length;i++){const o=rows[i];R.add(new C(${vs}));}}`;
+  return root.build(`(function(){const self=${s},notInsert=${notInsert},LM=self.left.map,RM=self.right.map;`
+    + `return function ${id}_process(input,kind,row){`
+    + `let key${vars.length ? `,${vars.join(",")}` : ""};${root.tempDeclarations()}`
+    + "if(kind!==0)notInsert();"
+    + `if(input===0){${branch(leftKey, "LM", "RM", leftVs)}}else{${branch(rightKey, "RM", "LM", rightVs)}}`
     + "};})()");
 }

@@ -90,14 +90,16 @@ export class JoinSideState {
   /** Into a fresh state (of either backend): a side's entries, or the files a disk backend's checkpoint wrote. */
   restore(s: SideSnapshot): void {
     if (isStoreFiles(s.entries)) {
-      restoreStore(s.entries, this.map, undefined, (b) => this.bucket(b as Bucket), 0);
+      restoreStore(s.entries, this.map, undefined, (b) => this.bucket(b as Bucket | unknown[][]), 0);
       return;
     }
     for (const [k, rows, assoc, times] of s.entries) this.map.set(k, this.bucket({ rows: rows.slice(), assoc: assoc?.slice(), times: times?.slice() }));
   }
 
   /** A bucket from a snapshot, with the parallel arrays this side keeps (an outer side's partner counts, TTL times). */
-  private bucket(b: Partial<Bucket> & { rows: unknown[][] }): Bucket {
+  private bucket(b: (Partial<Bucket> & { rows: unknown[][] }) | unknown[][]): Bucket {
+    // a rows list: from the files of a rows-only side (rows-only-state.ts)
+    if (Array.isArray(b)) b = { rows: b };
     const rows = b.rows;
     return {
       rows,

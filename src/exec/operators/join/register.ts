@@ -1,5 +1,6 @@
 import type { IntervalJoinNode, JoinNode, LookupJoinNode, PlanNode, TemporalJoinNode } from "../../../plan/nodes.js";
-import { type Emitter, type OperatorFactory, type ProjectionFuser, connect } from "../../operator-table.js";
+import { isInsertOnly } from "../../../plan/changelog-mode.js";
+import { type Emitter, type GraphContext, type OperatorFactory, type ProjectionFuser, connect } from "../../operator-table.js";
 import type { BaseOperator } from "../../operator.js";
 import { IntervalJoinOperator } from "./interval-join.js";
 import { LookupJoinOperator } from "./lookup-join.js";
@@ -9,13 +10,16 @@ import { TemporalJoinOperator } from "./temporal-join.js";
 
 /** The operator factories of the join node kinds (entries of exec/core-operators.ts). */
 export const joinOperator: OperatorFactory<JoinNode> = (node, ctx, build) =>
-  twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction), node.left, node.right, build);
+  twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction, undefined, insertOnlyInputs(node, ctx)), node.left, node.right, build);
 
 /** `join(...).select(columns)`: the join emits the selected columns directly (one row allocation per output, not two). */
 export const joinProjectionFuser: ProjectionFuser<JoinNode> = (node, columns, ctx, build) => {
   if (!RegularJoinOperator.canProject(node, ctx.settings)) return undefined;
-  return twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction, columns), node.left, node.right, build);
+  return twoInputs(new RegularJoinOperator(node, ctx.settings, ctx.resolveFunction, columns, insertOnlyInputs(node, ctx)), node.left, node.right, build);
 };
+
+/** Both inputs of a regular join emit inserts only (the operator then may keep rows only, rows-only-state.ts). */
+const insertOnlyInputs = (node: JoinNode, ctx: GraphContext): boolean => isInsertOnly(ctx.modeOf(node.left)) && isInsertOnly(ctx.modeOf(node.right));
 
 export const intervalJoinOperator: OperatorFactory<IntervalJoinNode> = (node, ctx, build) =>
   twoInputs(node.procTime === true ? new ProcTimeIntervalJoinOperator(node, ctx.resolveFunction) : new IntervalJoinOperator(node, ctx.settings, ctx.resolveFunction),

@@ -8,6 +8,7 @@ import { BaseOperator } from "../../operator.js";
 import { compileCombine, compileJoinKey, compilePad, compileResidual } from "./join-code.js";
 import { JoinSideState, type SideSnapshot, indexOfRow } from "./join-state.js";
 import { generateInnerJoinProcess } from "./inner-join-code.js";
+import { RowsOnlySideState } from "./rows-only-state.js";
 
 /**
  * A regular join with Flink's changelog (StreamingJoinOperator). Both inputs are kept in state by join key;
@@ -23,6 +24,9 @@ import { generateInnerJoinProcess } from "./inner-join-code.js";
  * - else the joined rows with `-D` (outer side) or the record's own kind, then each partner on an outer side
  *   that loses its last partner gets its padded row back, `+I[null..., partner]`.
  *
+ * An inner join of two insert-only inputs without residual condition or TTL keeps per key only the list of
+ * its rows (rows-only-state.ts): nothing is ever retracted, so no bookkeeping per row is needed.
+ *
  * A NULL key never matches (and is not stored). In batch mode nothing is emitted before the end of input,
  * then each result row once as +I (a hash join over the final contents of both inputs).
  */
@@ -33,8 +37,11 @@ export class RegularJoinOperator extends BaseOperator {
   private readonly padLeftRow: (l: unknown[]) => unknown[];
   private readonly padRightRow: (r: unknown[]) => unknown[];
   private readonly residual: ((row: unknown[]) => boolean) | undefined;
-  readonly left: JoinSideState;
-  readonly right: JoinSideState;
+  /** Rows-only sides exactly when `rowsOnly`; the general path below only ever sees JoinSideStates. */
+  readonly left: JoinSideState | RowsOnlySideState;
+  readonly right: JoinSideState | RowsOnlySideState;
+  /** Both inputs insert-only, inner, no residual, no TTL, streaming: the rows-only sides and generated path. */
+  readonly rowsOnly: boolean;
   private readonly leftOuter: boolean;
   private readonly rightOuter: boolean;
   private readonly ttl: number;
@@ -55,7 +62,8 @@ export class RegularJoinOperator extends BaseOperator {
   /** The state's layout (checked on restore): the join kind and both sides' rows. */
   private readonly layoutText: Readonly<Record<string, string>>;
 
-  constructor(node: JoinNode, settings: JobSettings, resolve?: FunctionResolver, projection?: readonly number[]) {
+  /** `insertOnlyInputs`: both inputs' changelog modes are insert-only (then an inner join keeps rows only). */
+  constructor(node: JoinNode, settings: JobSettings, resolve?: FunctionResolver, projection?: readonly number[], insertOnlyInputs = false) {
     super(2);
     this.layoutText = stateLayout({ join: node.joinType, left: typesOf(node.left.schema), right: typesOf(node.right.schema) });
     const ls = node.left.schema.size;
@@ -75,10 +83,13 @@ export class RegularJoinOperator extends BaseOperator {
     // streaming: both sides in the job's state backend; batch keeps them in memory (no checkpoints, and
     // the end-of-input pass walks both sides together)
     const backend = this.batch ? undefined : settings.stateBackend;
-    this.left = new JoinSideState(this.leftOuter, this.ttl, backend, "RegularJoin.left");
-    this.right = new JoinSideState(this.rightOuter, this.ttl, backend, "RegularJoin.right");
+    const generated = !this.batch && this.ttl === 0 && node.joinType === "INNER" && this.residual === undefined;
+    this.rowsOnly = generated && insertOnlyInputs;
+    // same store names either way: a checkpoint of one kind of side restores into the other (rows-only-state.ts)
+    this.left = this.rowsOnly ? new RowsOnlySideState(backend, "RegularJoin.left") : new JoinSideState(this.leftOuter, this.ttl, backend, "RegularJoin.left");
+    this.right = this.rowsOnly ? new RowsOnlySideState(backend, "RegularJoin.right") : new JoinSideState(this.rightOuter, this.ttl, backend, "RegularJoin.right");
     // the common case gets a processElement of its own (inner-join-code.ts)
-    if (!this.batch && this.ttl === 0 && node.joinType === "INNER" && this.residual === undefined) {
+    if (generated) {
       this.processElement = generateInnerJoinProcess(node, this, resolve, projection);
     } else if (projection !== undefined) {
       throw new Error("RegularJoinOperator: a projection needs the generated inner-join path (canProject)");
@@ -90,7 +101,7 @@ export class RegularJoinOperator extends BaseOperator {
     const key = isLeft ? this.leftKey(row) : this.rightKey(row);
     const accumulate = kind === Kind.INSERT || kind === Kind.UPDATE_AFTER;
     const now = this.ttl > 0 ? this.clock() : 0;
-    const self = isLeft ? this.left : this.right;
+    const self = (isLeft ? this.left : this.right) as JoinSideState;
     if (this.batch) {
       if (key === null) {
         if (accumulate) this.nullKeyed[input]!.push(row);
@@ -106,7 +117,7 @@ export class RegularJoinOperator extends BaseOperator {
       if (inputOuter) out.record(accumulate ? Kind.INSERT : Kind.DELETE, isLeft ? this.padLeftRow(row) : this.padRightRow(row));
       return;
     }
-    const bucket = (isLeft ? this.right : this.left).get(key, now);
+    const bucket = ((isLeft ? this.right : this.left) as JoinSideState).get(key, now);
     const matched = this.matched;
     const joined = this.joined;
     matched.length = 0;
@@ -170,8 +181,10 @@ export class RegularJoinOperator extends BaseOperator {
     const out = this.out;
     const residual = this.residual;
     const rightMatched = new Map<unknown, boolean[]>();
-    for (const [key, lb] of this.left.map) {
-      const rb = this.right.map.get(key);
+    const left = this.left as JoinSideState;
+    const right = this.right as JoinSideState;
+    for (const [key, lb] of left.map) {
+      const rb = right.map.get(key);
       const flags = rb !== undefined && this.rightOuter ? new Array<boolean>(rb.rows.length).fill(false) : undefined;
       if (flags !== undefined) rightMatched.set(key, flags);
       for (const l of lb.rows) {
@@ -190,7 +203,7 @@ export class RegularJoinOperator extends BaseOperator {
     }
     if (this.leftOuter) for (const l of this.nullKeyed[0]) out.record(Kind.INSERT, this.padLeftRow(l));
     if (this.rightOuter) {
-      for (const [key, rb] of this.right.map) {
+      for (const [key, rb] of right.map) {
         const flags = rightMatched.get(key);
         rb.rows.forEach((r, i) => { if (flags === undefined || !flags[i]) out.record(Kind.INSERT, this.padRightRow(r)); });
       }
