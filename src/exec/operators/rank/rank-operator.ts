@@ -11,6 +11,7 @@ import { type RowComparator, rowComparator, rowsEqual } from "../sort/row-compar
 import { type KeyedStore, type StateBackend, type StoreFiles, isStoreFiles } from "../../state/keyed-store.js";
 import { restoreStore, storeSnapshot } from "../../state/snapshot-store.js";
 import { type RankEmit, rankEmitter } from "./rank-emit.js";
+import { SMALL_TOP_N_MAX, SmallTopN } from "./small-top-n.js";
 import { StoredRows } from "./stored-rows.js";
 
 /** One partition in a snapshot and in a disk store: its key values and its rows in rank order. */
@@ -60,6 +61,12 @@ export class RankOperator extends BaseOperator {
   private readonly emit: RankEmit;
   /** The one partition of a top-N without partition keys on a disk backend, else undefined. */
   private readonly single: StoredRows | undefined;
+  /**
+   * The partitions of an insert-only ROW_NUMBER top-N with a small rankEnd on the hashmap backend (fixed slots
+   * per partition, small-top-n.ts), else undefined (`partitions` then holds them). Undefined again after a
+   * restore of a partition longer than rankEnd (a state this path never makes).
+   */
+  private small: SmallTopN | undefined;
 
   constructor(private readonly spec: RankSpec, resolveFunction?: FunctionResolver, backend?: StateBackend) {
     super(1);
@@ -75,6 +82,9 @@ export class RankOperator extends BaseOperator {
     if (this.keys === undefined && backend?.cacheSize !== undefined) {
       this.single = new StoredRows(backend.createStore<unknown>({ name: "Rank.rows" }), spec.rankEnd + 1, this.compare);
     }
+    if (this.keys !== undefined && this.store === undefined && spec.appendOnly && spec.rankNumber && spec.rankEnd <= SMALL_TOP_N_MAX) {
+      this.small = new SmallTopN(spec.rankEnd);
+    }
   }
 
   processElement(_input: number, kind: number, row: unknown[]): void {
@@ -89,6 +99,26 @@ export class RankOperator extends BaseOperator {
       }
       if (this.store !== undefined) {
         this.processOnStore(this.store, keys, insert, row);
+        return;
+      }
+      const small = this.small;
+      if (small !== undefined) {
+        if (gid < 0) {
+          if (!insert) return; // retraction of a row never seen
+          const free = this.freeIds.pop();
+          gid = free ?? keys.size;
+          keys.add(gid);
+          small.reset(gid);
+        }
+        if (insert) this.insertSmall(small, gid, row);
+        else {
+          // rare over an insert-only input: the general retraction on a copy of the partition
+          const rows = small.get(gid);
+          if (this.retract(rows, row)) {
+            small.set(gid, rows);
+            if (rows.length === 0) { keys.remove(gid); this.freeIds.push(gid); }
+          }
+        }
         return;
       }
       if (gid < 0) {
@@ -197,6 +227,46 @@ export class RankOperator extends BaseOperator {
     if (entering !== undefined) emit(out, Kind.INSERT, entering, 0);
   }
 
+  /**
+   * `insert` with a bounded buffer and the row number, over partition `gid`'s slots: the same position (the
+   * first row sorting after the new one, ties before it), the same shift and the same output.
+   */
+  private insertSmall(small: SmallTopN, gid: number, row: unknown[]): void {
+    const cap = small.cap; // rankEnd: e + 1
+    const base = gid * cap;
+    const rows = small.rows;
+    const lens = small.lens;
+    const lb = lens[gid]!;
+    const cmp = this.compare;
+    // a full buffer whose last row sorts at or before the new one: the row ranks past e (no output)
+    if (lb === cap && cmp(rows[base + lb - 1]!, row) <= 0) return;
+    let lo = 0;
+    let hi = lb;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(rows[base + mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const i = lo;
+    const e = cap - 1;
+    let dropped: unknown[] | undefined;
+    let len = lb;
+    if (lb > e) dropped = rows[base + lb - 1];
+    else lens[gid] = ++len;
+    for (let p = len - 1; p > i; p--) rows[base + p] = rows[base + p - 1];
+    rows[base + i] = row;
+    const out = this.out;
+    const emit = this.emit;
+    const s = this.s;
+    const last = lb < e ? lb : e;
+    for (let p = i > s ? i : s; p <= last; p++) {
+      if (p < lb) {
+        emit(out, Kind.UPDATE_BEFORE, p + 1 < len ? rows[base + p + 1]! : dropped!, p + 1);
+        emit(out, Kind.UPDATE_AFTER, rows[base + p]!, p + 1);
+      } else emit(out, Kind.INSERT, rows[base + p]!, p + 1);
+    }
+  }
+
   /** Removes one row equal to `row`; false if there is none. */
   private retract(rows: unknown[][], row: unknown[]): boolean {
     let i = this.upperBound(rows, row) - 1;
@@ -257,7 +327,8 @@ export class RankOperator extends BaseOperator {
       return { parts };
     }
     const parts: Partition[] = [];
-    this.keys.forEach((key, gid) => parts.push([key, this.partitions[gid]!.map((r) => r.slice())]));
+    const small = this.small;
+    this.keys.forEach((key, gid) => parts.push([key, (small !== undefined ? small.get(gid) : this.partitions[gid]!).map((r) => r.slice())]));
     return { parts };
   }
 
@@ -296,10 +367,16 @@ export class RankOperator extends BaseOperator {
       for (const [key, rows] of parts) store.set(this.keys.probeOf(key), [key.slice(), rows.map((r) => r.slice())]);
       return;
     }
-    for (const [key, rows] of parts) {
-      const gid = this.partitions.length;
+    let small = this.small;
+    if (small !== undefined && parts.some(([, rows]) => rows.length > small!.cap)) small = this.small = undefined;
+    else small?.clear();
+    for (let gid = 0; gid < parts.length; gid++) {
+      const [key, rows] = parts[gid]!;
       this.keys.restore(key, gid);
-      this.partitions.push(rows.map((r) => r.slice()));
+      if (small !== undefined) {
+        small.reset(gid);
+        small.set(gid, rows.map((r) => r.slice()));
+      } else this.partitions.push(rows.map((r) => r.slice()));
     }
   }
 }
