@@ -98,13 +98,16 @@ backendSuite("mini-batch group aggregation (Flink's MiniBatchGroupAggFunction)",
         // a two-level plan: the outer aggregate consumes the inner one's updates (retractions reach it)
         const inner = t.groupBy($("k")).select($("k"), $("v").sum().as("s"), $("v").max().as("m"));
         const outer = inner.addColumns($("s").mod(3).as("bucket")).groupBy($("bucket")).select($("bucket"), lit(1).count().as("n"), $("m").max().as("mm"));
-        return outer.execute().toChangelog();
+        return { inner: await inner.execute().toChangelog(), outer: await outer.execute().toChangelog() };
       };
       const plain = await run(new Map());
       const folded = await run(new Map([...MINI_BATCH, ["table.exec.mini-batch.size", String(size)]]));
-      checkWellFormed(folded);
-      expect(folded.length).toBeLessThanOrEqual(plain.length);
-      expect(materialize(folded)).toEqual(materialize(plain));
+      checkWellFormed(folded.outer);
+      // one level folds changes away; two levels need not: the outer bundle sees the inner's changes per key,
+      // an interleaving the unfolded run never had (e.g. [a,0],[b,-35],[a,-22],[b,-40] in bundles of 2: 8 > 6)
+      expect(folded.inner.length).toBeLessThanOrEqual(plain.inner.length);
+      expect(materialize(folded.inner)).toEqual(materialize(plain.inner));
+      expect(materialize(folded.outer)).toEqual(materialize(plain.outer));
     }), { numRuns: 60 });
   });
 
