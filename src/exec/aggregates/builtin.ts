@@ -133,9 +133,30 @@ export class AvgNumberAcc extends NumberSumAcc {
 }
 
 /**
+ * Java's `Double.compare`, the order Flink's retracting MIN/MAX (`MinWithRetract`/`MaxWithRetract`, which
+ * compare with `compareTo`) put numbers in: NaN above +Infinity, -0.0 below 0.0. The insert-only MIN/MAX
+ * compare with `<` / `>` as Flink's declarative MinAggFunction/MaxAggFunction do (so a NaN there stays or
+ * is skipped depending on where it comes, as in Flink; docs/semantics.md).
+ */
+export function compareDoubles(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (a === b) {
+    if (a !== 0) return 0;
+    const ia = 1 / a;
+    const ib = 1 / b;
+    return ia === ib ? 0 : ia < ib ? -1 : 1;
+  }
+  const aNaN = a !== a;
+  return aNaN === (b !== b) ? 0 : aNaN ? 1 : -1;
+}
+
+/**
  * MIN / MAX. On insert-only input one slot per group holds the extreme. When the input can retract, each
  * group also keeps a multiset of its values (as Flink's MinWithRetract/MaxWithRetract keep a MapView), so
- * retracting the current extreme finds the next one.
+ * retracting the current extreme finds the next one. As in Flink, a retraction of a value the group does
+ * not hold is counted (a negative multiplicity) and cancels against a later accumulation of that value;
+ * only values of positive multiplicity are the group's.
  */
 export class MinMaxAcc implements Accumulator {
   private extremes: unknown[] = [];
@@ -148,32 +169,33 @@ export class MinMaxAcc implements Accumulator {
     if (this.retractable) this.bags[g] = new Map();
   }
   private better(a: unknown, b: unknown): boolean {
-    const c = typeof a === "number" && typeof b === "number" ? a - b : helpers.cmp(a, b);
+    const c = typeof a === "number" && typeof b === "number" ? compareDoubles(a, b) : helpers.cmp(a, b);
     return this.max ? c > 0 : c < 0;
   }
   accumulate(g: number, v: unknown): void {
     if (v === null) return;
-    const cur = this.extremes[g];
-    if (cur === null || this.better(v, cur)) this.extremes[g] = v;
     if (this.retractable) {
       const bag = this.bags[g]!;
       const k = valueKey(v);
       const e = bag.get(k);
-      if (e) e[1]++;
-      else bag.set(k, [v, 1]);
+      if (e === undefined) bag.set(k, [v, 1]);
+      else if (++e[1] === 0) bag.delete(k);
+      if (e !== undefined && e[1] !== 1) return; // not a value the group newly holds
     }
+    const cur = this.extremes[g];
+    if (cur === null || this.better(v, cur)) this.extremes[g] = v;
   }
   retract(g: number, v: unknown): void {
     if (v === null || !this.retractable) return;
     const bag = this.bags[g]!;
     const k = valueKey(v);
     const e = bag.get(k);
-    if (!e) return; // a value never accumulated: ignored, as Flink's retract does
-    if (--e[1] > 0) return;
+    if (e === undefined) { bag.set(k, [v, -1]); return; } // retracted before it came: counted, as Flink does
+    if (--e[1] !== 0) return;
     bag.delete(k);
     if (valueKey(this.extremes[g]) !== k) return;
     let best: unknown = null;
-    for (const [x] of bag.values()) if (best === null || this.better(x, best)) best = x;
+    for (const [x, n] of bag.values()) if (n > 0 && (best === null || this.better(x, best))) best = x;
     this.extremes[g] = best;
   }
   value(g: number): unknown { return this.extremes[g]; }
@@ -188,7 +210,8 @@ export class MinMaxAcc implements Accumulator {
 /**
  * MIN / MAX over JS numbers (integer types, FLOAT, DOUBLE): the extreme in a Float64Array instead of an
  * array of boxed values (9 bytes a group, not 8 plus a heap number), with a flag for "has a value" (a group
- * without values is NULL). Under retraction each group keeps a value -> multiplicity map, as MinMaxAcc does.
+ * without values is NULL). Under retraction each group keeps a value -> multiplicity map, as MinMaxAcc does,
+ * and values are ordered by `compareDoubles` (Flink's retracting MIN/MAX); without retraction by `<` / `>`.
  */
 export class NumericMinMaxAcc implements Accumulator {
   private extremes = new Float64Array(16);
@@ -207,32 +230,46 @@ export class NumericMinMaxAcc implements Accumulator {
     this.has[g] = 0;
     if (this.retractable) this.bags[g] = new Map();
   }
+  private better(a: number, b: number): boolean {
+    const c = compareDoubles(a, b);
+    return this.max ? c > 0 : c < 0;
+  }
   accumulate(g: number, v: unknown): void {
     if (v === null) return;
     const x = v as number;
-    if (this.has[g] === 0 || (this.max ? x > this.extremes[g]! : x < this.extremes[g]!)) {
+    if (!this.retractable) {
+      if (this.has[g] === 0 || (this.max ? x > this.extremes[g]! : x < this.extremes[g]!)) {
+        this.extremes[g] = x;
+        this.has[g] = 1;
+      }
+      return;
+    }
+    const bag = this.bags[g]!;
+    const c = (bag.get(x) ?? 0) + 1;
+    if (c === 0) bag.delete(x);
+    else bag.set(x, c);
+    if (c === 1 && (this.has[g] === 0 || this.better(x, this.extremes[g]!))) {
       this.extremes[g] = x;
       this.has[g] = 1;
-    }
-    if (this.retractable) {
-      const bag = this.bags[g]!;
-      bag.set(x, (bag.get(x) ?? 0) + 1);
     }
   }
   retract(g: number, v: unknown): void {
     if (v === null || !this.retractable) return;
     const x = v as number;
     const bag = this.bags[g]!;
-    const c = bag.get(x);
-    if (c === undefined) return; // a value never accumulated: ignored, as Flink's retract does
-    if (c > 1) { bag.set(x, c - 1); return; }
+    const c = (bag.get(x) ?? 0) - 1; // below zero: retracted before it came, counted as Flink does
+    if (c !== 0) { bag.set(x, c); return; }
     bag.delete(x);
-    if (x !== this.extremes[g]) return;
+    // the map's keys are SameValueZero: NaN finds NaN, so the extreme's key test must too
+    const e = this.extremes[g]!;
+    if (this.has[g] === 0 || !(x === e || (x !== x && e !== e))) return;
     let first = true;
     let best = 0;
-    for (const y of bag.keys()) {
-      if (first || (this.max ? y > best : y < best)) best = y;
-      first = false;
+    for (const [y, n] of bag) {
+      if (n > 0 && (first || this.better(y, best))) {
+        best = y;
+        first = false;
+      }
     }
     this.extremes[g] = best;
     this.has[g] = first ? 0 : 1;
