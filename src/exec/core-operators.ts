@@ -1,6 +1,6 @@
 import { hasRetractions, isInsertOnly } from "../plan/changelog-mode.js";
-import type { FilterNode, PlanNode, ProjectNode } from "../plan/nodes.js";
-import { type Emitter, type GraphContext, type OperatorTable, type ProjectionFusers, connect, sourceEmitter } from "./operator-table.js";
+import type { FilterNode, PlanNode, ProjectNode, WindowAggregateNode } from "../plan/nodes.js";
+import { type Emitter, type GraphContext, type OperatorTable, type ProjectionFuser, type ProjectionFusers, connect, sourceEmitter } from "./operator-table.js";
 import { CalcOperator } from "./operators/calc.js";
 import { AsyncCalcOperator, asyncCalcOptions } from "./operators/async-calc.js";
 import { ChangelogNormalizeOperator } from "./operators/changelog-normalize.js";
@@ -12,6 +12,7 @@ import { processOperator } from "./operators/ptf/register.js";
 import { relationalOperator } from "./operators/relational-operators.js";
 import { UnionOperator } from "./operators/union.js";
 import { windowOperator } from "./operators/window-operators.js";
+import { WindowAggregateOperator } from "./operators/window-aggregate.js";
 import { WindowTableFunctionOperator } from "./operators/window-table-function.js";
 import { WindowRankOperator } from "./operators/window-rank.js";
 import { MatchRecognizeOperator } from "./operators/match/match-recognize-operator.js";
@@ -127,8 +128,21 @@ export const EXEC_OPERATORS: Omit<OperatorTable, "SourceScan" | "Sink"> = {
   },
 };
 
+/**
+ * A TUMBLE / SLIDE / CUMULATE window aggregate emits the kept columns of its row in the projection's order
+ * (the usual `select(keys, w.start(), w.end(), aggregates)` reorders its row): one row per group, not two.
+ */
+const windowProjectionFuser: ProjectionFuser<WindowAggregateNode> = (node, columns, ctx, build) => {
+  if (node.window.type === "SESSION") return undefined;
+  const op = new WindowAggregateOperator(node, ctx.resolveFunction, {}, ctx.settings.stateBackend, columns);
+  const em = op as unknown as WindowAggregateOperator & Emitter;
+  em.outputs = [];
+  connect(build(node.input), op, 0);
+  return em;
+};
+
 /** Operators that emit a projection of their output themselves (see `ProjectionFuser`). */
-export const PROJECTION_FUSERS: ProjectionFusers = { Join: joinProjectionFuser };
+export const PROJECTION_FUSERS: ProjectionFusers = { Join: joinProjectionFuser, WindowAggregate: windowProjectionFuser };
 
 /**
  * A chain of Filter/Project nodes (each consumed once) becomes one generated Calc function; a projection

@@ -123,7 +123,14 @@ function buildGraph(
       if (registered.has(em)) return;
       registered.add(em);
       emitters.push(em);
-      if (isOperator(em)) { operators.push(em); own(em); }
+      if (!isOperator(em)) return;
+      operators.push(em);
+      // a fused operator runs `node` (the window under a projection): its state uid and metrics are that node's
+      if (node === undefined) own(em);
+      else {
+        if (!ownerOf.has(em)) ownerOf.set(em, node);
+        attachMetrics(metrics, node, em, sources);
+      }
     },
   };
 

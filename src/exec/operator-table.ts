@@ -31,7 +31,8 @@ export interface GraphContext {
   register<O extends BaseOperator>(op: O): O & Emitter;
   /**
    * Adds an emitter built outside `register` (a fused operator) to the graph, once; `node` is the plan node
-   * it runs when that is not the node being built (the join under a fused projection).
+   * it runs when that is not the node being built (the join or window under a fused projection): the
+   * operator's state uid and metric scope are then that node's, as when it runs unfused.
    */
   adopt(em: Emitter, node?: PlanNode): void;
   /** Registers asynchronous work the job waits for (async sinks, async calls in flight; exec/source.ts). */

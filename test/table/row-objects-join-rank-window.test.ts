@@ -115,7 +115,7 @@ describe("window aggregate: fired rows built as the consumer's row objects", () 
       .select($("k"), $("w").end().as("we"), $("k").count().as("n"));
   };
 
-  it("behind the select's Calc (the usual plan): the rows of the record path", async () => {
+  it("behind the select's column projection (the usual plan): the window emits the selected columns as row objects", async () => {
     const want = [
       "+I[1, 1970-01-01T00:00:00.010, 2]", "+I[2, 1970-01-01T00:00:00.010, 1]", "+I[1, 1970-01-01T00:00:00.020, 1]",
       "+I[2, 1970-01-01T00:00:00.030, 1]",
@@ -123,8 +123,25 @@ describe("window aggregate: fired rows built as the consumer's row objects", () 
     expect(await plan().execute().toChangelog()).toEqual(want);
     const rows = await plan().execute().toArray();
     expect(rows.map((r) => [Row.kindOf(r), r.k, r.we.getTime(), r.n])).toEqual([["+I", 1, 10, 2], ["+I", 2, 10, 1], ["+I", 1, 20, 1], ["+I", 2, 30, 1]]);
-    // the select renames and reorders the window's columns: a Calc, which takes records, sits before the sink
+    // the select renames and reorders the window's columns: the window operator emits them in the select's
+    // order itself (a fused projection), so the rows reach the sink as row objects, no Calc between
     const r = runWithRowObjectSink(plan());
+    expect(r.all).toEqual(rows.map(String));
+    expect(r.viaRowObject).toEqual(rows.map(String));
+  });
+
+  it("behind a select that computes (a Calc): the rows of the record path", async () => {
+    const computed = () => {
+      const env = streaming();
+      const schema = Schema.newBuilder().column("k", DataTypes.INT().notNull()).column("ts", DataTypes.TIMESTAMP_LTZ(3).notNull())
+        .watermark("ts", "ts").build();
+      env.createTemporaryView("T", env.fromValues(schema, Row.of(1, new Date(0)), Row.of(2, new Date(5)), Row.of(1, new Date(7)), Row.of(2, new Date(25))));
+      return env.from("T").window(Tumble.over(lit(10).millis()).on($("ts")).as("w")).groupBy($("k"), $("w"))
+        .select($("k"), $("k").count().plus(10).as("n10"));
+    };
+    const rows = await computed().execute().toArray();
+    expect(rows.map((r) => [Row.kindOf(r), r.k, r.n10])).toEqual([["+I", 1, 12], ["+I", 2, 11], ["+I", 2, 11]]);
+    const r = runWithRowObjectSink(computed());
     expect(r.all).toEqual(rows.map(String));
     expect(r.viaRowObject).toEqual([]);
   });

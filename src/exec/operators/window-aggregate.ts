@@ -74,12 +74,17 @@ export class WindowAggregateOperator extends EventTimeOperator implements Window
   /** The windows' groups in the backend's stores (`state.backend.type = disk`), else undefined. */
   private readonly store: WindowGroupStore | undefined;
 
-  constructor(node: WindowAggregateNode, resolveFunction?: FunctionResolver, options: AggregateOptions = {}, backend?: StateBackend) {
+  /**
+   * `projection`: the positions of the node's row to emit, in order (a projection of plain columns above the
+   * window fused into it, core-operators.ts); the state is the same either way.
+   */
+  constructor(node: WindowAggregateNode, resolveFunction?: FunctionResolver, options: AggregateOptions = {}, backend?: StateBackend,
+    projection?: readonly number[]) {
     const w = node.window;
     const timeIndex = node.input.schema.indexOf(w.timeColumn);
     super(timeIndex, `window '${w.alias}' on column '${w.timeColumn}'`);
     if (w.type === "SESSION") throw new ExecutionError("WindowAggregateOperator does not run session windows (see SessionWindowAggregateOperator)");
-    const code = compileWindowAggregate(node, this, this.down, resolveFunction, options);
+    const code = compileWindowAggregate(node, this, this.down, resolveFunction, options, projection);
     this.layout = code.layout;
     this.key = code.key;
     this.procTime = node.input.schema.columns[timeIndex]!.type.timeAttribute === "PROCTIME";

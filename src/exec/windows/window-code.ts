@@ -50,6 +50,7 @@ export interface WindowAggregateCode {
  */
 export function compileWindowAggregate(
   node: WindowAggregateNode, host: WindowHost, down: DirectOutput, resolveFunction?: FunctionResolver, options: AggregateOptions = {},
+  projection?: readonly number[],
 ): WindowAggregateCode {
   const w = node.window;
   const schema = node.input.schema;
@@ -90,11 +91,14 @@ export function compileWindowAggregate(
   const vars = [...key.vars, ...args.vars];
   const props = node.properties.map((p) => (p === "start" ? "new Date(W.start)" : p === "end" ? "new Date(W.end)" : "new Date(W.end-1)"));
   const vals = layout.values(ctx);
+  // the node's row, or the columns of it a fused projection keeps, in its order
+  const row = [...key.columnsOf("kv"), ...vals, ...props.map((_p, i) => `P${i}`)];
+  const emitted = projection === undefined ? row : projection.map((i) => row[i]!);
   // one Date per property per firing, shared by the window's rows (records are immutable once emitted)
   const emit = `function emitWindow(W){const S=W.cols;${layout.prelude("S")}`
     + `${props.map((p, i) => `const P${i}=${p};`).join("")}`
     // each result row as the consumer's row object when the downstream is the result sink of batches()
-    + `W.keys.forEachGroup(function(g,kv){${emitSource(0, [...key.columnsOf("kv"), ...vals, ...props.map((_p, i) => `P${i}`)])}});}`;
+    + `W.keys.forEachGroup(function(g,kv){${emitSource(0, emitted)}});}`;
   const consts = `const O=${ctx.constant(host)},D=${ctx.constant(down)},E=${ctx.constant(
     (e: unknown, kind: number, r: unknown[]) => errorWithRow(e, kind, r, schema))};`;
   const [processElement, emitWindow] = ctx.build<[WindowAggregateCode["processElement"], WindowAggregateCode["emitWindow"]]>(
