@@ -121,9 +121,13 @@ export const numericHelpers = {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => hasOwn(b as object, k) && numericHelpers.eq((a as never)[k], (b as never)[k]));
   },
-  /** Total order used by comparisons of non-primitive values (dates, decimals) and by MIN/MAX. */
+  /**
+   * Total order used by sorting (ORDER BY, top-N, OVER, a PTF's ORDER BY), by comparisons of non-primitive
+   * values (dates, decimals) and by MIN/MAX. Numbers in Java's `Double.compare` order: NaN above every other
+   * number, -0.0 below 0.0 (see compareDoubles).
+   */
   cmp(a: unknown, b: unknown): number {
-    if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+    if (typeof a === "number" && typeof b === "number") return compareDoubles(a, b);
     if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
     if (Decimal.isDecimal(a) || Decimal.isDecimal(b)) return numericHelpers.dec(a).cmp(numericHelpers.dec(b));
     if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
@@ -137,4 +141,22 @@ function roundWide(v: Decimal, places: number): Decimal {
   if (places >= 0) return v.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
   const f = new Wide(10).pow(-places);
   return v.div(f).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).times(f);
+}
+
+/**
+ * Java's `Double.compare`: NaN above +Infinity (all NaNs equal), -0.0 below 0.0. The order Flink's
+ * retracting MIN/MAX (`compareTo`) and its batch sort (normalized keys) put numbers in; a consistent total
+ * order, which JS's `<` / `>` are not once a NaN is involved (a sort with them returns garbage).
+ */
+export function compareDoubles(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (a === b) {
+    if (a !== 0) return 0;
+    const ia = 1 / a;
+    const ib = 1 / b;
+    return ia === ib ? 0 : ia < ib ? -1 : 1;
+  }
+  const aNaN = a !== a;
+  return aNaN === (b !== b) ? 0 : aNaN ? 1 : -1;
 }

@@ -2,6 +2,7 @@ import { Decimal } from "decimal.js";
 import { ExecutionError } from "../../types/errors.js";
 import type { DataType } from "../../types/data-type.js";
 import { helpers } from "../../expressions/helpers.js";
+import { compareDoubles } from "../../expressions/helpers-numeric.js";
 import { type Accumulator, type Float64Column, type RowCounter, growFloat64 } from "./accumulator.js";
 import { valueKey } from "./value-key.js";
 import { CollectAcc } from "./collect.js";
@@ -133,25 +134,6 @@ export class AvgNumberAcc extends NumberSumAcc {
 }
 
 /**
- * Java's `Double.compare`, the order Flink's retracting MIN/MAX (`MinWithRetract`/`MaxWithRetract`, which
- * compare with `compareTo`) put numbers in: NaN above +Infinity, -0.0 below 0.0. The insert-only MIN/MAX
- * compare with `<` / `>` as Flink's declarative MinAggFunction/MaxAggFunction do (so a NaN there stays or
- * is skipped depending on where it comes, as in Flink; docs/semantics.md).
- */
-export function compareDoubles(a: number, b: number): number {
-  if (a < b) return -1;
-  if (a > b) return 1;
-  if (a === b) {
-    if (a !== 0) return 0;
-    const ia = 1 / a;
-    const ib = 1 / b;
-    return ia === ib ? 0 : ia < ib ? -1 : 1;
-  }
-  const aNaN = a !== a;
-  return aNaN === (b !== b) ? 0 : aNaN ? 1 : -1;
-}
-
-/**
  * MIN / MAX. On insert-only input one slot per group holds the extreme. When the input can retract, each
  * group also keeps a multiset of its values (as Flink's MinWithRetract/MaxWithRetract keep a MapView), so
  * retracting the current extreme finds the next one. As in Flink, a retraction of a value the group does
@@ -211,7 +193,9 @@ export class MinMaxAcc implements Accumulator {
  * MIN / MAX over JS numbers (integer types, FLOAT, DOUBLE): the extreme in a Float64Array instead of an
  * array of boxed values (9 bytes a group, not 8 plus a heap number), with a flag for "has a value" (a group
  * without values is NULL). Under retraction each group keeps a value -> multiplicity map, as MinMaxAcc does,
- * and values are ordered by `compareDoubles` (Flink's retracting MIN/MAX); without retraction by `<` / `>`.
+ * and values are ordered by `compareDoubles` (Java's Double.compare, as Flink's retracting MIN/MAX order
+ * them); without retraction by `<` / `>` (Flink's declarative MIN/MAX), so a NaN stays or is skipped
+ * depending on where it comes, as in Flink (docs/semantics.md).
  */
 export class NumericMinMaxAcc implements Accumulator {
   private extremes = new Float64Array(16);

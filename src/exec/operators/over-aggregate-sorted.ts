@@ -74,7 +74,8 @@ export class SortedOverAggregateOperator extends BaseOperator {
     const nulls = w.nullsFirst ? -1 : 1;
     this.compare = (a, b) => {
       if (a === null || b === null) return a === b ? 0 : a === null ? nulls : -nulls;
-      const c = typeof a === "number" && typeof b === "number" ? (a < b ? -1 : a > b ? 1 : 0) : helpers.cmp(a, b);
+      // equal or a NaN (above every number, helpers.cmp); -0.0 and 0.0 are one peer
+      const c = typeof a === "number" && typeof b === "number" ? (a < b ? -1 : a > b ? 1 : a === b ? 0 : helpers.cmp(a, b)) : helpers.cmp(a, b);
       return c * dir;
     };
   }

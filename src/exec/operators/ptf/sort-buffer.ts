@@ -47,7 +47,8 @@ function comparator(orderBy: readonly OrderColumn[]): Compare {
       const y = b.record[i];
       if (x === y) continue;
       if (x === null || y === null || x === undefined || y === undefined) return x == null ? nulls : -nulls;
-      const c = typeof x === "number" && typeof y === "number" ? (x < y ? -1 : 1) : helpers.cmp(x, y);
+      // x !== y: neither < nor > only with a NaN, which sorts above every number (helpers.cmp)
+      const c = typeof x === "number" && typeof y === "number" ? (x < y ? -1 : x > y ? 1 : helpers.cmp(x, y)) : helpers.cmp(x, y);
       if (c !== 0) return c * dir;
     }
     return a.seq - b.seq;

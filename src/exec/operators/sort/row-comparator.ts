@@ -7,7 +7,8 @@ export type RowComparator = (a: readonly unknown[], b: readonly unknown[]) => nu
 /**
  * A comparator of rows by ORDER BY keys, generated once per operator (one function, no loop over keys
  * per comparison). Numbers compare inline; other values (strings, decimals, timestamps) through the
- * helpers' `cmp`. NULLs go first or last per key, independently of the direction.
+ * helpers' `cmp`. NULLs go first or last per key, independently of the direction. NaN sorts above every
+ * other number (+Infinity included); -0.0 and 0.0 are equal keys (their rows keep their order).
  */
 export function rowComparator(keys: readonly SortKey[]): RowComparator {
   let body = "let x,y,c;";
@@ -16,7 +17,8 @@ export function rowComparator(keys: readonly SortKey[]): RowComparator {
     const dir = k.ascending ? "" : "-";
     body += `x=a[${k.column}];y=b[${k.column}];if(x!==y){`
       + `if(x===null)return ${nulls};if(y===null)return ${-nulls};`
-      + `c=typeof x==="number"&&typeof y==="number"?(x<y?-1:x>y?1:0):h.cmp(x,y);`
+      // neither < nor >: one is NaN, which sorts above every number (h.cmp: Java's Double.compare)
+      + `c=typeof x==="number"&&typeof y==="number"?(x<y?-1:x>y?1:h.cmp(x,y)):h.cmp(x,y);`
       + `if(c!==0)return ${dir}c;}`;
   }
   body += "return 0;";
