@@ -2,7 +2,8 @@ import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "../types/print.js";
 import { type KeyedRow, KIND_SHORT } from "../types/row.js";
-import { insertRowConstructor, rowConstructors, rowConverter } from "./row-converter.js";
+import { rowConverter } from "./row-converter.js";
+import { RowBatchSink } from "./row-batch-sink.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { toJavaString } from "../types/format.js";
@@ -186,30 +187,8 @@ export class TableResult<R extends object = Record<string, unknown>> {
    * without any record: the columnar path calls the rows' constructor from its generated loop.
    */
   private rowBatches(): AsyncGenerator<KeyedRow<R>[]> {
-    const convert = rowConverter<KeyedRow<R>>(this.schema);
-    let batch: KeyedRow<R>[] = [];
-    return this.runSlices(
-      {
-        record: (k, v) => { batch.push(convert(k, v)); },
-        // a projection / filter over fromValues builds the rows in its own loop (exec/columnar/)
-        rowObjects: {
-          construct: insertRowConstructor(this.schema),
-          // the operator in front of the result sink builds its output rows with these (collect-sink.ts)
-          constructors: rowConstructors(this.schema),
-          add: (row) => { batch.push(row as KeyedRow<R>); },
-          batch: (rows) => {
-            if (batch.length === 0) batch = rows as KeyedRow<R>[];
-            else for (let i = 0; i < rows.length; i++) batch.push(rows[i] as KeyedRow<R>);
-          },
-        },
-      },
-      () => {
-        if (batch.length === 0) return undefined;
-        const out = batch;
-        batch = [];
-        return out;
-      },
-    );
+    const sink = new RowBatchSink<KeyedRow<R>>(this.schema);
+    return this.runSlices(sink, () => sink.take());
   }
 
   /**
