@@ -151,7 +151,7 @@ export class MinMaxAcc implements Accumulator {
     if (this.retractable) this.bags[g] = new Map();
   }
   private better(a: unknown, b: unknown): boolean {
-    const c = typeof a === "number" && typeof b === "number" ? compareDoubles(a, b) : helpers.cmp(a, b);
+    const c = helpers.cmp(a, b); // numbers in compareDoubles order (NaN greatest), as Flink's retracting MIN/MAX
     return this.max ? c > 0 : c < 0;
   }
   accumulate(g: number, v: unknown): void {
