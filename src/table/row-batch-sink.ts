@@ -20,7 +20,6 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
   private rows: R[] = [];
   /** Rows in `rows` (its length is the capacity: the size of the last batch, at most MAX_PREALLOCATED). */
   private n = 0;
-  private capacity = 0;
   private readonly convert: RowConverter<R>;
   readonly construct: RowObjectSink["construct"];
   readonly constructors: RowObjectSink["constructors"];
@@ -63,8 +62,7 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
     if (out.length > n) out.length = n;
     // the next batch gets slots for as many rows as this one had (up to a bound: a burst, such as the end of
     // a batch aggregate, must not make every later batch allocate its size): no growing and copying per batch
-    this.capacity = n < MAX_PREALLOCATED ? n : MAX_PREALLOCATED;
-    this.rows = new Array<R>(this.capacity);
+    this.rows = new Array<R>(n < MAX_PREALLOCATED ? n : MAX_PREALLOCATED);
     this.n = 0;
     return out;
   }
