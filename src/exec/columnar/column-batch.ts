@@ -52,9 +52,15 @@ export function allocateColumn(type: ColumnType, n: number): Int32Array | Float6
  * Gathers positional records (from a row job) into columnar batches: the row fallback of a columnar
  * consumer for plans the columnar path does not run. `take()` hands over what arrived since the last call.
  */
+/** The most record slots a batch is allocated with before its records arrive. */
+const MAX_PREALLOCATED = 32_768;
+
 export class ColumnGatherer {
-  private kinds: number[] = [];
+  /** The kinds of the rows gathered so far (reused from batch to batch; grows by doubling). */
+  private kinds = new Uint8Array(1024);
+  /** The records gathered so far: allocated per batch at the last batch's size, filled by index. */
   private rows: (readonly unknown[])[] = [];
+  private n = 0;
   private readonly types: readonly ColumnType[];
 
   constructor(schema: ResolvedSchema) {
@@ -62,17 +68,27 @@ export class ColumnGatherer {
   }
 
   record(kind: number, values: readonly unknown[]): void {
-    this.kinds.push(kind);
-    this.rows.push(values);
+    const n = this.n;
+    if (n === this.kinds.length) {
+      const k = new Uint8Array(2 * n);
+      k.set(this.kinds);
+      this.kinds = k;
+    }
+    this.kinds[n] = kind;
+    const rows = this.rows;
+    if (n < rows.length) rows[n] = values;
+    else rows.push(values);
+    this.n = n + 1;
   }
 
   take(): ColumnarBatch | undefined {
-    const rows = this.rows;
-    const n = rows.length;
+    const n = this.n;
     if (n === 0) return undefined;
-    const kinds = Uint8Array.from(this.kinds);
-    this.kinds = [];
-    this.rows = [];
+    const rows = this.rows;
+    const kinds = this.kinds.slice(0, n);
+    // the next batch's records array at this one's size (bounded): no growing from empty by push per batch
+    this.rows = new Array<readonly unknown[]>(n < MAX_PREALLOCATED ? n : MAX_PREALLOCATED);
+    this.n = 0;
     const types = this.types;
     const columns: (Int32Array | Float64Array | unknown[])[] = [];
     for (let j = 0; j < types.length; j++) {
