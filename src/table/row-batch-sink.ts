@@ -13,8 +13,8 @@ const MAX_PREALLOCATED = 32_768;
  * `record`, so their call sites stay monomorphic and their code warm from one job to the next (closures
  * made per `execute()` started cold in each job and turned the operators' call into them megamorphic).
  * A batch's array is allocated at the last batch's size and filled by index: growing an array from empty
- * by `push` copied it a dozen times per batch of thousands of rows (W2 through `batches()`: 100–110 → 80–85 ms
- * a pass).
+ * by `push` copied it a dozen times per batch of thousands of rows (W2 through `batches()`: about a fifth
+ * faster a pass, docs/benchmarks.md).
  */
 export class RowBatchSink<R> implements JobSink, RowObjectSink {
   private rows: R[] = [];
