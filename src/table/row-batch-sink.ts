@@ -1,10 +1,8 @@
 import type { JobSink } from "./executor.js";
 import type { RowObjectSink } from "../exec/columnar/columnar-job.js";
+import { nextBatchArray } from "../exec/columnar/column-batch.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { type RowConverter, insertRowConstructor, rowConstructors, rowConverter } from "./row-converter.js";
-
-/** The most slots a batch array is allocated with before its rows arrive. */
-const MAX_PREALLOCATED = 32_768;
 
 /**
  * Where a job's rows gather into the batches of `batches()` / `collect()` / `forEachBatch()`: records are
@@ -12,13 +10,12 @@ const MAX_PREALLOCATED = 32_768;
  * `add` / `batch`. A class rather than closures made per result: every job calls the same `add` and
  * `record`, so their call sites stay monomorphic and their code warm from one job to the next (closures
  * made per `execute()` started cold in each job and turned the operators' call into them megamorphic).
- * A batch's array is allocated at the last batch's size and filled by index: growing an array from empty
- * by `push` copied it a dozen times per batch of thousands of rows (W2 through `batches()`: about a fifth
- * faster a pass, docs/benchmarks.md).
+ * A batch's array comes from `nextBatchArray` (the last batch's size, filled by index; W2 through
+ * `batches()` about a fifth faster a pass than growing it by push, docs/benchmarks.md).
  */
 export class RowBatchSink<R> implements JobSink, RowObjectSink {
   private rows: R[] = [];
-  /** Rows in `rows` (its length is the capacity: the size of the last batch, at most MAX_PREALLOCATED). */
+  /** Rows in `rows` (its length is the capacity, from nextBatchArray). */
   private n = 0;
   private readonly convert: RowConverter<R>;
   readonly construct: RowObjectSink["construct"];
@@ -60,9 +57,7 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
     if (n === 0) return undefined;
     const out = this.rows;
     if (out.length > n) out.length = n;
-    // the next batch gets slots for as many rows as this one had (up to a bound: a burst, such as the end of
-    // a batch aggregate, must not make every later batch allocate its size): no growing and copying per batch
-    this.rows = new Array<R>(n < MAX_PREALLOCATED ? n : MAX_PREALLOCATED);
+    this.rows = nextBatchArray(n);
     this.n = 0;
     return out;
   }

@@ -2,7 +2,6 @@ import { ExecutionError } from "../types/errors.js";
 import type { Job, JobSink, MetricsSnapshot, StepResult } from "./executor.js";
 import { TableauPrinter } from "../types/print.js";
 import { type KeyedRow, KIND_SHORT } from "../types/row.js";
-import { rowConverter } from "./row-converter.js";
 import { RowBatchSink } from "./row-batch-sink.js";
 import { RowIterator, type Slice } from "./row-iterator.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";

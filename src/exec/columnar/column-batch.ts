@@ -48,13 +48,23 @@ export function allocateColumn(type: ColumnType, n: number): Int32Array | Float6
   return type === "int32" ? new Int32Array(n) : type === "float64" ? new Float64Array(n) : new Array<unknown>(n);
 }
 
+/** The most slots a batch array is allocated with before its rows arrive. */
+const MAX_PREALLOCATED = 32_768;
+
+/**
+ * The array for the next batch of a result sink, with as many slots as the last batch had (at most
+ * MAX_PREALLOCATED: a burst, such as the end of a batch aggregate, must not make every later batch that big),
+ * to be filled by index: growing each batch from an empty array by `push` copied it a dozen times on the way
+ * to its thousands of rows. Shared by ColumnGatherer and the row-object batches (table/row-batch-sink.ts).
+ */
+export function nextBatchArray<T>(lastSize: number): T[] {
+  return new Array<T>(lastSize < MAX_PREALLOCATED ? lastSize : MAX_PREALLOCATED);
+}
+
 /**
  * Gathers positional records (from a row job) into columnar batches: the row fallback of a columnar
  * consumer for plans the columnar path does not run. `take()` hands over what arrived since the last call.
  */
-/** The most record slots a batch is allocated with before its records arrive. */
-const MAX_PREALLOCATED = 32_768;
-
 export class ColumnGatherer {
   /** The kinds of the rows gathered so far (reused from batch to batch; grows by doubling). */
   private kinds = new Uint8Array(1024);
@@ -86,8 +96,7 @@ export class ColumnGatherer {
     if (n === 0) return undefined;
     const rows = this.rows;
     const kinds = this.kinds.slice(0, n);
-    // the next batch's records array at this one's size (bounded): no growing from empty by push per batch
-    this.rows = new Array<readonly unknown[]>(n < MAX_PREALLOCATED ? n : MAX_PREALLOCATED);
+    this.rows = nextBatchArray(n);
     this.n = 0;
     const types = this.types;
     const columns: (Int32Array | Float64Array | unknown[])[] = [];
