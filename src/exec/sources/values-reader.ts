@@ -54,6 +54,16 @@ export class ValuesReader implements SourceReader {
     this.next = end;
     this.emitted += end - start;
     if (end < rows.length) return "more";
+    return this.finish(out);
+  }
+
+  /**
+   * End of input, out of poll's body on purpose: poll is optimised with the job's whole record path inlined,
+   * and the watermark / end-of-input calls reach per-job closures (edges, the result sink) that the next job
+   * replaces — inlined into poll, they deoptimised it in every new job, which then ran its first slices in
+   * slower code (5–6 deoptimisations per job after warm-up on W0–W8, none since; docs/benchmarks.md).
+   */
+  private finish(out: Output): PollResult {
     out.watermark(Infinity);
     out.endInput();
     return "end";
