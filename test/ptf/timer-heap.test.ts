@@ -127,4 +127,25 @@ describe("PTF timer service (indexed heap)", () => {
     expect([other.record, other.input]).toEqual([["?", "j"], 1]);
     expect(svc.pollDue(Infinity)).toBeUndefined();
   });
+
+  it("a re-registration compares its key values with the record kept last, for one and for several key columns", () => {
+    const one = new TimerService([[0]]);
+    const zero = [0, "a"];
+    one.register(0, zero, "t", 10, 0);
+    one.register(0, [-0, "b"], "t", 11, 0); // -0 is not identical to 0: the new record
+    const back = [0, "c"];
+    one.register(0, back, "t", 12, 0); // 0 against the kept -0: the new record again
+    one.register(0, [0, "d"], "t", 13, 0); // 0 against the kept 0: kept
+    expect(one.pollDue(13)!.record).toBe(back);
+    const two = new TimerService([[0, 2]]);
+    const firstAb = ["a", 1, "b"];
+    two.register("a|b", firstAb, "t", 10, 0);
+    two.register("a|b", ["a", 2, "b"], "t", 11, 0);
+    expect(two.pollDue(11)!.record).toBe(firstAb);
+    const d1 = new Date(5);
+    two.register("a|d", ["a", 1, d1], "t", 10, 0);
+    const d2 = ["a", 2, new Date(5)];
+    two.register("a|d", d2, "t", 11, 0); // an equal Date is another object: the new record
+    expect(two.pollDue(11)!.record).toBe(d2);
+  });
 });
