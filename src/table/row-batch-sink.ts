@@ -10,8 +10,8 @@ import { type RowConverter, insertRowConstructor, rowConstructors, rowConverter 
  * `add` / `batch`. A class rather than closures made per result: every job calls the same `add` and
  * `record`, so their call sites stay monomorphic and their code warm from one job to the next (closures
  * made per `execute()` started cold in each job and turned the operators' call into them megamorphic).
- * A batch's array comes from `nextBatchArray` (the last batch's size and an eighth, filled by index and cut to length; W2 through
- * `batches()` about a fifth faster a pass than growing it by push, docs/benchmarks.md).
+ * A batch's array comes from `nextBatchArray` (the last batch's size and an eighth, filled by index and cut
+ * to length; W2 through `batches()` about a fifth faster a pass than growing it by push, docs/benchmarks.md).
  */
 export class RowBatchSink<R> implements JobSink, RowObjectSink {
   private rows: R[] = [];

@@ -73,7 +73,7 @@ export function nextBatchArray<T>(lastSize: number): T[] {
 export class ColumnGatherer {
   /** The kinds of the rows gathered so far (reused from batch to batch; grows by doubling). */
   private kinds = new Uint8Array(1024);
-  /** The records gathered so far: allocated per batch by nextBatchArray (the last batch's size and an eighth), filled by index. */
+  /** The records gathered so far: each batch's array from nextBatchArray, filled by index. */
   private rows: (readonly unknown[])[] = [];
   private n = 0;
   private readonly types: readonly ColumnType[];
