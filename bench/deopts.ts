@@ -6,21 +6,22 @@
  * shape) reaches code that was optimised for the previous job's. Unlike a time, the count does not
  * depend on the machine's load, so a change can be checked with it on a noisy machine.
  *
- * `node --import tsx bench/deopts.ts [--only W0,W8] [--batches] [--passes 12] [--warm 3] [--verbose]`
+ * `node --import tsx bench/deopts.ts [--only W0,W8] [--batches | --columns | --collect] [--passes 12] [--warm 3] [--verbose]`
  *
- * Without `--batches` each job runs through the internal path (`job.step`); with it, through
- * `execute().batches()`. `--verbose` lists the function and reason of each counted deoptimisation.
+ * Without a consumer flag each job runs through the internal path (`job.step`); `--batches`:
+ * `execute().batches()`, `--columns`: `execute().columnBatches()`, `--collect`: `execute().collect()`.
+ * `--verbose` lists the function and reason of each counted deoptimisation.
  */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { generateBids } from "./data.js";
-import { prepare, runBatches, runJob } from "./harness.js";
-import { RingSink } from "./sink.js";
+import { prepare, runBatches, runCollect, runColumns, runJob } from "./harness.js";
+import { ColumnRing, RingSink } from "./sink.js";
 import { WORKLOADS } from "./workloads/index.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => { const i = args.indexOf(name); return i < 0 ? undefined : args[i + 1]; };
-const batches = args.includes("--batches");
+const consumer = args.includes("--batches") ? "execute().batches()" : args.includes("--columns") ? "execute().columnBatches()" : args.includes("--collect") ? "execute().collect()" : "internal path";
 const passes = Number(opt("--passes") ?? 12);
 const warm = Number(opt("--warm") ?? 3);
 const PASS = "--deopts-pass";
@@ -30,7 +31,9 @@ async function child(id: string): Promise<void> {
   const data = generateBids(Number(opt("--rows") ?? 1_000_000));
   const p = prepare(workload, data);
   for (let i = 0; i < passes; i++) {
-    if (batches) await runBatches(p.table, new RingSink());
+    if (consumer === "execute().batches()") await runBatches(p.table, new RingSink());
+    else if (consumer === "execute().columnBatches()") await runColumns(p.table, new ColumnRing());
+    else if (consumer === "execute().collect()") await runCollect(p.table, new RingSink());
     else runJob(p.table, new RingSink());
     console.log(`${PASS} ${i}`);
   }
@@ -56,7 +59,7 @@ if (childAt >= 0) await child(args[childAt + 1]!);
 else {
   const only = opt("--only")?.split(",").map((s) => s.toUpperCase());
   const ids = WORKLOADS.map((w) => w.id).filter((id) => only === undefined || only.includes(id));
-  console.log(`deoptimisations in passes ${warm + 1}-${passes} (a new job per pass), ${batches ? "execute().batches()" : "internal path"}`);
+  console.log(`deoptimisations in passes ${warm + 1}-${passes} (a new job per pass), ${consumer}`);
   console.log("| id | deopts |\n|:---|-------:|");
   for (const id of ids) {
     const d = deoptsOf(id);
