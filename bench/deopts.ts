@@ -6,11 +6,14 @@
  * shape) reaches code that was optimised for the previous job's. Unlike a time, the count does not
  * depend on the machine's load, so a change can be checked with it on a noisy machine.
  *
- * `node --import tsx bench/deopts.ts [--only W0,W8] [--batches | --columns | --collect] [--passes 12] [--warm 3] [--verbose]`
+ * `node --import tsx bench/deopts.ts [--only W0,W8] [--batches | --columns | --collect] [--gc] [--passes 12] [--warm 3] [--verbose]`
  *
  * Without a consumer flag each job runs through the internal path (`job.step`); `--batches`:
  * `execute().batches()`, `--columns`: `execute().columnBatches()`, `--collect`: `execute().collect()`.
- * `--verbose` lists the function and reason of each counted deoptimisation.
+ * `--gc`: a full garbage collection before each job (as the bench does before each sample); it also counts
+ * optimised code V8 marks for deoptimisation when objects it embedded die ("weak objects"): code that
+ * outlives a job but was specialised to objects of a finished one. `--verbose` lists the function and reason
+ * of each counted deoptimisation.
  */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -25,12 +28,14 @@ const consumer = args.includes("--batches") ? "execute().batches()" : args.inclu
 const passes = Number(opt("--passes") ?? 12);
 const warm = Number(opt("--warm") ?? 3);
 const PASS = "--deopts-pass";
+const fullGc = args.includes("--gc");
 
 async function child(id: string): Promise<void> {
   const workload = WORKLOADS.find((w) => w.id === id)!;
   const data = generateBids(Number(opt("--rows") ?? 1_000_000));
   const p = prepare(workload, data);
   for (let i = 0; i < passes; i++) {
+    if (fullGc) (globalThis as { gc?: () => void }).gc!();
     if (consumer === "execute().batches()") await runBatches(p.table, new RingSink());
     else if (consumer === "execute().columnBatches()") await runColumns(p.table, new ColumnRing());
     else if (consumer === "execute().collect()") await runCollect(p.table, new RingSink());
@@ -41,7 +46,7 @@ async function child(id: string): Promise<void> {
 
 /** The deoptimisations reported after pass `warm`, as "function: reason". */
 function deoptsOf(id: string): string[] {
-  const out = execFileSync(process.execPath, ["--trace-deopt", "--import", "tsx", fileURLToPath(import.meta.url), "--child", id, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const out = execFileSync(process.execPath, ["--trace-deopt", ...(fullGc ? ["--expose-gc"] : []), "--import", "tsx", fileURLToPath(import.meta.url), "--child", id, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
   const found: string[] = [];
   let pass = -1;
   for (const line of out.split("\n")) {
@@ -49,6 +54,8 @@ function deoptsOf(id: string): string[] {
     else if (pass >= warm - 1) {
       const m = /^\[bailout \(kind: [^,]+, reason: ([^)]*)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ([^ >]*)/.exec(line);
       if (m) found.push(`${m[2]}: ${m[1]}`);
+      const w = /^\[marking dependent code 0x[0-9a-f]+ <Code [A-Z]+> \(0x[0-9a-f]+ <SharedFunctionInfo ([^>]*)>\).*reason: ([^\]]*)/.exec(line);
+      if (w) found.push(`${w[1] || "(anonymous)"}: marked, ${w[2]}`);
     }
   }
   return found;
