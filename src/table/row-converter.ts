@@ -40,10 +40,28 @@ export function rowConstructors(schema: ResolvedSchema): readonly [RowConstructo
   return rowMakers(schema).kinds;
 }
 
+/**
+ * One live row per kind of the schema's rows, kept from job to job (see `rowShapeAnchors`).
+ */
+export type RowShapeAnchors = (object | undefined)[];
+
+/**
+ * The schema's row shape anchors: a result sink puts a row of each kind it hands out here (table/row-batch-sink.ts).
+ * Why: a row's hidden class — the shape its constructor's field stores lead to — is held only weakly by V8's
+ * transition tree. When every row of a job is garbage at a full GC, the shape dies with them, and V8 throws
+ * away the optimised code that was specialised to it (the row constructors, `Row.kindOf`, the consumer's
+ * loop); the next job's rows get a new shape and that code is compiled again. One row per kind kept alive
+ * keeps the shape (docs/benchmarks.md, `bench:deopts --gc`).
+ */
+export function rowShapeAnchors(schema: ResolvedSchema): RowShapeAnchors {
+  return rowMakers(schema).anchors;
+}
+
 interface RowMakers {
   readonly convert: RowConverter<unknown>;
   readonly insert: RowConstructor;
   readonly kinds: readonly [RowConstructor, RowConstructor, RowConstructor, RowConstructor];
+  readonly anchors: RowShapeAnchors;
 }
 
 function rowMakers(schema: ResolvedSchema): RowMakers {
@@ -73,7 +91,7 @@ function generate(names: readonly string[]): RowMakers {
     function I2(${params}){${assigns}} function I3(${params}){${assigns}}
     I0.prototype=P[0];I1.prototype=P[1];I2.prototype=P[2];I3.prototype=P[3];
     return {convert:function(k,v){return k===0?new I0(${fromRecord}):k===2?new I2(${fromRecord}):k===1?new I1(${fromRecord}):new I3(${fromRecord});},
-      insert:I0,kinds:Object.freeze([I0,I1,I2,I3])};`)(schemaPrototypes(names)) as RowMakers;
+      insert:I0,kinds:Object.freeze([I0,I1,I2,I3]),anchors:[undefined,undefined,undefined,undefined]};`)(schemaPrototypes(names)) as RowMakers;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type Accumulator, type Float64Column, type RowCounter, type Uint8Column, growFloat64 } from "./accumulator.js";
+import { anchorShape } from "../shape-anchors.js";
 
 /** Grows a flag column to `length` slots. */
 function growUint8(a: Uint8Column, length: number): Uint8Column {
@@ -73,3 +74,6 @@ export class GroupColumns implements RowCounter {
     for (let i = 0; i < accs.length; i++) accs[i]!.reset(gid);
   }
 }
+
+// its shape outlives the jobs (exec/shape-anchors.ts)
+anchorShape(new GroupColumns(1, 1, () => []));

@@ -11,6 +11,7 @@
  * Keys compare by numeric value: `-0` is the same key as `0` (SQL equality); every NaN is one key; `null`
  * has its own slot outside the table.
  */
+import { anchorShape } from "../shape-anchors.js";
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
 
@@ -157,3 +158,6 @@ export class NumericKeyTable {
     this.nanGid = EMPTY;
   }
 }
+
+// its shape outlives the jobs (exec/shape-anchors.ts)
+anchorShape(new NumericKeyTable());

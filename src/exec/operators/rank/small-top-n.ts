@@ -5,6 +5,7 @@
  * row is shifted in place (no array per partition, nothing allocated per row). The operator emits exactly what
  * the general path emits (rank-operator.ts `insertSmall`); snapshots are the general `[key, rows]` form.
  */
+import { anchorShape } from "../../shape-anchors.js";
 export const SMALL_TOP_N_MAX = 8;
 
 export class SmallTopN {
@@ -51,3 +52,6 @@ export class SmallTopN {
     this.lens = new Int32Array(1024);
   }
 }
+
+// its shape outlives the jobs (exec/shape-anchors.ts)
+anchorShape(new SmallTopN(3));

@@ -1,0 +1,16 @@
+/**
+ * Objects kept alive for their hidden classes only. V8 holds the shape an object reaches through its
+ * constructor's field stores weakly (its transition tree); when every object of a per-job class is garbage
+ * at a full GC — between two jobs of a long-running process — the shape dies, V8 discards the optimised code
+ * specialised to it (the class's methods and what inlined them), and the next job's objects get a new shape
+ * that is compiled for again. One small instance per hot per-job class, made when its module loads and kept
+ * here, keeps the shape (docs/benchmarks.md, `npm run bench:deopts -- --gc`). Row objects have their own
+ * anchors (table/row-converter.ts).
+ */
+const ANCHORS: object[] = [];
+
+/** Keeps `o` alive for the process; returns it. */
+export function anchorShape<T extends object>(o: T): T {
+  ANCHORS.push(o);
+  return o;
+}
