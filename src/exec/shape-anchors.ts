@@ -8,9 +8,21 @@
  * anchors (table/row-converter.ts).
  */
 const ANCHORS: object[] = [];
+/** The classes `anchorFirst` has kept an instance of. */
+const ANCHORED = new Set<unknown>();
 
 /** Keeps `o` alive for the process; returns it. */
 export function anchorShape<T extends object>(o: T): T {
   ANCHORS.push(o);
   return o;
+}
+
+/**
+ * Keeps the first instance of `o`'s class alive, for a class that cannot make a small instance of its own
+ * when its module loads (it needs a schema or a sink); called from its constructor, once per instance.
+ */
+export function anchorFirst(o: object): void {
+  if (ANCHORED.has(o.constructor)) return;
+  ANCHORED.add(o.constructor);
+  ANCHORS.push(o);
 }

@@ -4,7 +4,7 @@ import { nextBatchArray } from "../exec/columnar/column-batch.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
 import { type RowConverter, type RowShapeAnchors, insertRowConstructor, rowConstructors, rowConverter, rowShapeAnchors } from "./row-converter.js";
 import { KIND_SHORT, Row } from "../types/row.js";
-import { anchorShape } from "../exec/shape-anchors.js";
+import { anchorFirst } from "../exec/shape-anchors.js";
 
 /**
  * Where a job's rows gather into the batches of `batches()` / `collect()` / `forEachBatch()`: records are
@@ -35,10 +35,7 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
     this.anchors = rowShapeAnchors(schema);
     // the first sink of the process stays alive for its shape (exec/shape-anchors.ts); it holds no rows
     // once taken from, only an empty array of the last batch's size
-    if (!sinkAnchored) {
-      sinkAnchored = true;
-      anchorShape(this);
-    }
+    anchorFirst(this);
   }
 
   record(kind: number, values: readonly unknown[]): void {
@@ -75,8 +72,6 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
     return out;
   }
 }
-
-let sinkAnchored = false;
 
 function anchor(anchors: RowShapeAnchors, row: object): void {
   const k = KIND_SHORT.indexOf(Row.kindOf(row));

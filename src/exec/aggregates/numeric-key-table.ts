@@ -12,6 +12,7 @@
  * has its own slot outside the table.
  */
 import { anchorShape } from "../shape-anchors.js";
+
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
 

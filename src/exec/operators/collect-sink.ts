@@ -8,7 +8,7 @@ import { type GroupKeys, createGroupKeys } from "../aggregates/group-keys.js";
 import type { MetricGroup } from "../metrics.js";
 import { BaseOperator, type RowObjectConstructor, type RowObjectReceiver } from "../operator.js";
 import type { RowObjectSink } from "../columnar/columnar-job.js";
-import { anchorShape } from "../shape-anchors.js";
+import { anchorFirst } from "../shape-anchors.js";
 
 /**
  * The end of a job: hands every record to the consumer of the TableResult.
@@ -60,8 +60,6 @@ export class CollectSinkOperator extends BaseOperator {
   }
 }
 
-let deliveryAnchored = false;
-
 /** Hands row objects to the sink and counts them (`Collect.numRecordsIn`). */
 class RowObjectDelivery implements RowObjectReceiver {
   readonly C0: RowObjectConstructor;
@@ -73,10 +71,7 @@ class RowObjectDelivery implements RowObjectReceiver {
   constructor(private readonly sink: RowObjectSink) {
     [this.C0, this.C1, this.C2, this.C3] = sink.constructors;
     // the first one of the process stays alive for its shape (exec/shape-anchors.ts)
-    if (!deliveryAnchored) {
-      deliveryAnchored = true;
-      anchorShape(this);
-    }
+    anchorFirst(this);
   }
 
   add(row: object): void {

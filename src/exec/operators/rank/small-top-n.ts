@@ -6,6 +6,7 @@
  * the general path emits (rank-operator.ts `insertSmall`); snapshots are the general `[key, rows]` form.
  */
 import { anchorShape } from "../../shape-anchors.js";
+
 export const SMALL_TOP_N_MAX = 8;
 
 export class SmallTopN {
