@@ -41,9 +41,10 @@ export function rowConstructors(schema: ResolvedSchema): readonly [RowConstructo
 }
 
 /**
- * One live row per kind of the schema's rows, kept from job to job (see `rowShapeAnchors`).
+ * One live row per kind of the schema's rows, kept from job to job (see `rowShapeAnchors`); at first the
+ * all-null rows made with the constructors.
  */
-export type RowShapeAnchors = (object | undefined)[];
+export type RowShapeAnchors = object[];
 
 /**
  * The schema's row shape anchors: a result sink puts a row of each kind it hands out here (table/row-batch-sink.ts).
@@ -84,14 +85,20 @@ function generate(names: readonly string[]): RowMakers {
   const params = names.map((_, i) => `a${i}`).join(",");
   const assigns = names.map((n, i) => writeOwnSource("this", n, `a${i}`)).join("");
   const fromRecord = names.map((_, i) => `v[${i}]`).join(",");
+  const nulls = names.map(() => "null").join(",");
   // one constructor per kind, used by the converter and by operators alike: a consumer's loop sees one
-  // shape per kind, however a row was made
+  // shape per kind, however a row was made. The first row of each kind has every field null, so that V8
+  // gives each field the tagged representation from the start: a column whose first value is a fractional
+  // number would otherwise get V8's double representation (a number box owned by each object), and every
+  // later row would allocate a box and copy the number into it instead of storing the value it was given
+  // (a probe making W8's six-column rows: 37 -> 27 ms per million; W0 and W8 through `batches()` about an
+  // eighth faster a pass, docs/benchmarks.md). These rows are the schema's first shape anchors.
   return codegenFunction("row-converter", "P", `"use strict";
     function I0(${params}){${assigns}} function I1(${params}){${assigns}}
     function I2(${params}){${assigns}} function I3(${params}){${assigns}}
     I0.prototype=P[0];I1.prototype=P[1];I2.prototype=P[2];I3.prototype=P[3];
     return {convert:function(k,v){return k===0?new I0(${fromRecord}):k===2?new I2(${fromRecord}):k===1?new I1(${fromRecord}):new I3(${fromRecord});},
-      insert:I0,kinds:Object.freeze([I0,I1,I2,I3]),anchors:[undefined,undefined,undefined,undefined]};`)(schemaPrototypes(names)) as RowMakers;
+      insert:I0,kinds:Object.freeze([I0,I1,I2,I3]),anchors:[new I0(${nulls}),new I1(${nulls}),new I2(${nulls}),new I3(${nulls})]};`)(schemaPrototypes(names)) as RowMakers;
 }
 
 /**
