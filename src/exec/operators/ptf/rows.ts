@@ -30,16 +30,44 @@ function rowToString(fields: readonly Field[]): () => string {
   };
 }
 
-/** Generates row classes for `fields`; `convert[i]` (if any) converts the i-th positional value. */
+/**
+ * Generates row classes for `fields`; `convert[i]` (if any) converts the i-th positional value.
+ *
+ * Without conversions the classes are made once per field list for the process (cached by names and
+ * types): a new set per job would give every job's rows new shapes, so the property reads of a long-lived
+ * `eval` would see one more shape per job and go megamorphic. Each class's first row has every field
+ * null, so that number columns get tagged fields rather than a number box per row (as the result rows,
+ * table/row-converter.ts); those rows stay in the cache and keep the shapes alive across jobs.
+ */
 function keyedRowMaker(fields: readonly Field[], convert: readonly (((v: unknown) => unknown) | undefined)[]): RowMaker {
+  const plain = convert.every((c) => c === undefined);
+  const key = plain ? JSON.stringify(fields.map((f) => [f.name, String(f.type)])) : undefined;
+  const cached = key === undefined ? undefined : PLAIN_MAKERS.get(key);
+  if (cached !== undefined) return cached.make;
   const assigns = fields.map((f, i) => writeOwnSource("this", f.name, convert[i] ? `cv[${i}](r[${i}])` : `r[${i}]`)).join("");
   const toString = rowToString(fields);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return codegenFunction("ptf-rows", "P", "cv", "ts", `"use strict";
+  const made = codegenFunction("ptf-rows", "P", "cv", "ts", "N", `"use strict";
     function mk(p){function R(r){${assigns}} R.prototype=Object.create(p,{toString:{value:ts,writable:true,configurable:true}}); return R;}
     const R0=mk(P[0]),R1=mk(P[1]),R2=mk(P[2]),R3=mk(P[3]);
-    return function(k,r){return k===0?new R0(r):k===2?new R2(r):k===1?new R1(r):new R3(r);};`)(KIND_PROTOTYPES, convert, toString) as RowMaker;
+    return {make:function(k,r){return k===0?new R0(r):k===2?new R2(r):k===1?new R1(r):new R3(r);},
+      anchors:N===null?[]:[new R0(N),new R1(N),new R2(N),new R3(N)]};`)(KIND_PROTOTYPES, convert, toString, plain ? fields.map(() => null) : null) as CachedMaker;
+  if (key !== undefined) {
+    if (PLAIN_MAKERS.size >= MAX_CACHED) PLAIN_MAKERS.clear();
+    PLAIN_MAKERS.set(key, made);
+  }
+  return made.make;
 }
+
+interface CachedMaker {
+  readonly make: RowMaker;
+  /** One all-null row per kind (the shapes' anchors); empty for makers with conversions. */
+  readonly anchors: readonly object[];
+}
+
+/** Row makers without conversions by field names and types (JSON); bounded, as a process may see any number. */
+const PLAIN_MAKERS = new Map<string, CachedMaker>();
+const MAX_CACHED = 512;
 
 /** Rows of a table as they are (polymorphic table arguments). */
 export function rowMakerFor(schema: ResolvedSchema): RowMaker {
