@@ -5,7 +5,7 @@ import { withCodegenNames } from "../expressions/codegen.js";
 import type { JobSettings, JobSink } from "./job-contract.js";
 import { type ChangelogMode, deriveChangelogMode, isInsertOnly } from "../plan/changelog-mode.js";
 import { type PlanNode, countConsumers } from "../plan/nodes.js";
-import { type BaseOperator, BroadcastOutput, type Operator, type Output } from "./operator.js";
+import { type BaseOperator, BroadcastOutput, type Operator, type Output, type RecordLoop } from "./operator.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
 import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
@@ -177,7 +177,33 @@ function isOperator(e: Emitter): e is EmittingOperator {
 
 /** Forwards records and end of input, and of the watermarks only the final +Infinity (batch mode). */
 class EndOfInputWatermarkOnly implements Output {
-  constructor(private readonly out: Output) {}
+  /** The downstream edge's loop for a source's slice, given no watermark generator (none is forwarded). */
+  readonly recordLoop: RecordLoop | undefined;
+
+  constructor(private readonly out: Output) {
+    const inner = out.recordLoop;
+    this.recordLoop = inner === undefined ? undefined : (rows, kinds, start, end, wm, rowtime, at) => {
+      if (wm === undefined) {
+        inner(rows, kinds, start, end, undefined, rowtime, at);
+        return;
+      }
+      // the generator still advances (the source's position and progress read it); a generator never
+      // returns +Infinity, so none of its watermarks goes out
+      let i = start;
+      try {
+        for (; i < end; i++) {
+          const row = rows[i]!;
+          out.record(kinds === undefined ? 0 : kinds[i]!, row);
+          const t = row[rowtime] as Date | null;
+          if (t !== null) wm.onEvent(t.getTime());
+        }
+      } catch (e) {
+        at[0] = i;
+        throw e;
+      }
+    };
+  }
+
   record(kind: number, row: unknown[]): void { this.out.record(kind, row); }
   watermark(wm: number): void { if (wm === Infinity) this.out.watermark(wm); }
   endInput(): void { this.out.endInput(); }

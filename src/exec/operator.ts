@@ -11,7 +11,19 @@ export interface Output {
   record(kind: number, row: unknown[]): void;
   watermark(wm: number): void;
   endInput(): void;
+  /** A source's whole slice in one call (OperatorOutput, RecordLoop); optional. */
+  readonly recordLoop?: RecordLoop;
 }
+
+/**
+ * Delivers `rows[start..end)` as `record(kinds?.[i] ?? 0, rows[i])`, each followed (with `wm`) by the
+ * watermark `wm.onEvent(time of rows[i][rowtime])` returns, if any. On a throw, `at[0]` is the index of
+ * the failing row. Generated per edge (OperatorOutput): a source's loop then calls one operator class.
+ */
+export type RecordLoop = (
+  rows: readonly unknown[][], kinds: readonly number[] | undefined, start: number, end: number,
+  wm: { onEvent(t: number): number | undefined } | undefined, rowtime: number, at: number[],
+) => void;
 
 /**
  * A receiver of ready-made row objects in place of positional records (the result sink of `batches()`,
@@ -85,6 +97,7 @@ export interface Operator {
 export class OperatorOutput implements Output {
   readonly record: (kind: number, row: unknown[]) => void;
   readonly watermark: (wm: number) => void;
+  readonly recordLoop: RecordLoop;
   readonly rows: RowObjectReceiver | null;
 
   constructor(readonly target: Operator, readonly input: number) {
@@ -92,20 +105,28 @@ export class OperatorOutput implements Output {
     const edge = edgeFunctions(target, input);
     this.record = edge.record;
     this.watermark = edge.watermark;
+    this.recordLoop = edge.records;
     this.rows = target.rowObjectReceiver?.(input) ?? null;
   }
 
   endInput(): void { this.target.endInput(this.input); }
 }
 
-function edgeFunctions(op: Operator, input: number): Pick<Output, "record" | "watermark"> {
+function edgeFunctions(op: Operator, input: number): Pick<OperatorOutput, "record" | "watermark"> & { readonly records: RecordLoop } {
   // numbered within the job being built (expressions/codegen.ts): identical plans, identical texts
   // the target's class is part of the text: edges of the same text share compiled code and type feedback,
   // which stays monomorphic only if they all call the same operator class
   const id = `${nextGeneratedName("edge")}_${op.constructor.name.replace(/[^A-Za-z0-9_$]/g, "_")}`;
   const src = `"use strict";return {`
     + `record:function ${id}_record(kind,row){op.processElement(${input},kind,row);},`
-    + `watermark:function ${id}_watermark(wm){op.processWatermark(${input},wm);}};`;
+    + `watermark:function ${id}_watermark(wm){op.processWatermark(${input},wm);},`
+    // a source's slice: the per-row loop lives here, not in the source, for the same reason as record's call
+    // (the source's own loop would be one call site for every first operator of every job)
+    + `records:function ${id}_records(rows,kinds,start,end,wm,rt,at){let i=start;try{`
+    + `if(wm===undefined&&kinds===undefined){for(;i<end;i++)op.processElement(${input},0,rows[i]);return;}`
+    + `for(;i<end;i++){const row=rows[i];op.processElement(${input},kinds===undefined?0:kinds[i],row);`
+    + `if(wm!==undefined){const t=row[rt];if(t!==null){const w=wm.onEvent(t.getTime());if(w!==undefined)op.processWatermark(${input},w);}}}`
+    + `}catch(e){at[0]=i;throw e;}}};`;
   return generate("edge", id, ["op"], src, [op]);
 }
 

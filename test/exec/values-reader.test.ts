@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ValuesReader } from "../../src/exec/sources/values-reader.js";
-import type { Output } from "../../src/exec/operator.js";
-import { $, DataTypes, EnvironmentSettings, Row, RowKind, TableEnvironment } from "../../src/index.js";
+import { BaseOperator, OperatorOutput, type Output } from "../../src/exec/operator.js";
+import { $, ArgumentTrait, DataTypes, descriptor, EnvironmentSettings, ProcessTableFunction, Row, RowKind, Schema, tableArg, TableEnvironment } from "../../src/index.js";
 import type { ValuesNode } from "../../src/plan/nodes.js";
 import { ResolvedSchema } from "../../src/types/resolved-schema.js";
 
@@ -13,6 +13,20 @@ class Recorder implements Output {
   }
   watermark(wm: number): void { this.events.push(`wm ${wm}`); }
   endInput(): void { this.events.push("end"); }
+}
+
+/** The same events, received as an operator behind a job's edge (OperatorOutput: the source hands a slice to the edge's loop). */
+class RecordingOperator extends BaseOperator {
+  readonly events: string[] = [];
+  private readonly recorder = new Recorder();
+  constructor(private readonly failAt = -1) { super(1); }
+  processElement(_input: number, kind: number, row: unknown[]): void {
+    if (this.recorder.events.filter((e) => !e.startsWith("wm")).length === this.failAt) throw new Error(`row ${this.failAt} fails`);
+    this.recorder.record(kind, row);
+    this.events.push(this.recorder.events.at(-1)!);
+  }
+  protected override onWatermark(wm: number): void { this.events.push(`wm ${wm}`); }
+  protected override onEndOfInput(): void { this.events.push("end"); }
 }
 
 const schema = new ResolvedSchema([
@@ -101,4 +115,61 @@ describe("records are shared, never copied: no operator may change its input", (
       });
     }
   }
+});
+
+describe("ValuesReader into an operator's edge (the edge's record loop)", () => {
+  const rows = [["a", new Date(1000)], ["b", new Date(800)], ["c", null], ["d", new Date(1500)], ["e", new Date(1500)]];
+  const watermark = { rowtimeColumn: "ts", delayMillis: 100, emit: "on-event" as const };
+
+  it("delivers the same records, kinds and watermarks as record by record, slice by slice", () => {
+    for (const extra of [{}, { watermark }, { kinds: [0, 1, 2, 3, 0] }, { watermark, kinds: [0, 0, 1, 2, 3] }]) {
+      const byRecord = new Recorder();
+      const a = new ValuesReader(node(rows, extra));
+      while (a.poll(byRecord, 2) === "more");
+      const op = new RecordingOperator();
+      const b = new ValuesReader(node(rows, extra));
+      const edge = new OperatorOutput(op, 0);
+      let polls = 1;
+      while (b.poll(edge, 2) === "more") polls++;
+      expect(polls).toBe(3);
+      expect(op.events).toEqual(byRecord.events);
+    }
+  });
+
+  it("a row the operator fails on still counts as emitted (numRecordsOut)", () => {
+    for (const extra of [{}, { watermark }]) {
+      const op = new RecordingOperator(3);
+      const r = new ValuesReader(node(rows, extra));
+      let out: Record<string, () => unknown> = {};
+      r.setMetrics({ gauge: (name: string, f: () => unknown) => { out = { ...out, [name]: f }; } } as never);
+      const edge = new OperatorOutput(op, 0);
+      expect(r.poll(edge, 2)).toBe("more");
+      expect(() => r.poll(edge, 2)).toThrow("row 3 fails");
+      expect(out.numRecordsOut!()).toBe(4);
+      expect(op.events.filter((e) => !e.startsWith("wm"))).toEqual(["+I[a, 1000]", "+I[b, 800]", "+I[c, null]"]);
+    }
+  });
+
+  it("in batch mode the declared watermarks do not go out, only +Infinity at the end (timers fire last)", async () => {
+    const Mark = ProcessTableFunction.define({
+      name: "Mark",
+      args: { r: tableArg(ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME) },
+      output: DataTypes.STRING(),
+      eval(ctx, _state, { r }) {
+        const time = ctx.timeContext("millis");
+        time.registerOnTime("t", time.time()!);
+        ctx.collect(`row ${(r as { k: string }).k}`);
+      },
+      onTimer(ctx) { ctx.collect("timer"); },
+    });
+    const run = async (settings: EnvironmentSettings) => {
+      const env = TableEnvironment.create(settings);
+      const s = Schema.newBuilder().column("k", DataTypes.STRING()).column("ts", DataTypes.TIMESTAMP_LTZ(3)).watermark("ts", "ts").build();
+      const t = env.fromValues(s, Row.of("a", new Date(1000)), Row.of("b", new Date(2000)), Row.of("c", new Date(3000)));
+      const out = await t.partitionBy($("k")).process(Mark, descriptor("ts").asArgument("on_time")).execute().toArray();
+      return out.map((r) => `${(r as { k: string }).k} ${(r as { EXPR$0: string }).EXPR$0}`);
+    };
+    expect(await run(EnvironmentSettings.inStreamingMode())).toEqual(["a row a", "a timer", "b row b", "b timer", "c row c", "c timer"]);
+    expect(await run(EnvironmentSettings.inBatchMode())).toEqual(["a row a", "b row b", "c row c", "a timer", "b timer", "c timer"]);
+  });
 });

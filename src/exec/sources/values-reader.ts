@@ -11,6 +11,8 @@ export class ValuesReader implements SourceReader {
   private emitted = 0;
   private readonly rowtime: number;
   private readonly wm: WatermarkGenerator | undefined;
+  /** Where the edge's record loop leaves the index of a row that threw. */
+  private readonly at = [0];
 
   constructor(private readonly node: ValuesNode) {
     this.rowtime = node.watermark ? node.schema.indexOf(node.watermark.rowtimeColumn) : -1;
@@ -27,6 +29,19 @@ export class ValuesReader implements SourceReader {
     const wm = this.wm;
     const start = this.next;
     const end = Math.min(rows.length, start + max);
+    const loop = out.recordLoop;
+    if (loop !== undefined) {
+      try {
+        loop(rows, kinds, start, end, wm, this.rowtime, this.at);
+      } catch (e) {
+        this.emitted += this.at[0]! - start + 1;
+        throw e;
+      }
+      this.next = end;
+      this.emitted += end - start;
+      if (end < rows.length) return "more";
+      return this.finish(out);
+    }
     let i = start;
     try {
       if (wm === undefined && kinds === undefined) {
