@@ -5,7 +5,7 @@ import { withCodegenNames } from "../expressions/codegen.js";
 import type { JobSettings, JobSink } from "./job-contract.js";
 import { type ChangelogMode, deriveChangelogMode, isInsertOnly } from "../plan/changelog-mode.js";
 import { type PlanNode, countConsumers } from "../plan/nodes.js";
-import { type BaseOperator, BroadcastOutput, type Operator, type Output, type RecordLoop } from "./operator.js";
+import { type BaseOperator, BroadcastOutput, type Operator, type Output, type RecordLoop, recordEach } from "./operator.js";
 import { CollectSinkOperator } from "./operators/collect-sink.js";
 import { LimitOperator } from "./operators/sort/limit-operator.js";
 import { COLLECT_SCOPE, attachMetrics } from "./metric-scope.js";
@@ -187,20 +187,9 @@ class EndOfInputWatermarkOnly implements Output {
         inner(rows, kinds, start, end, undefined, rowtime, at);
         return;
       }
-      // the generator still advances (the source's position and progress read it); a generator never
-      // returns +Infinity, so none of its watermarks goes out
-      let i = start;
-      try {
-        for (; i < end; i++) {
-          const row = rows[i]!;
-          out.record(kinds === undefined ? 0 : kinds[i]!, row);
-          const t = row[rowtime] as Date | null;
-          if (t !== null) wm.onEvent(t.getTime());
-        }
-      } catch (e) {
-        at[0] = i;
-        throw e;
-      }
+      // the generator still advances (the source's position and progress read it); this output's
+      // watermark() lets none of its watermarks out (a generator never returns +Infinity)
+      recordEach(this, rows, kinds, start, end, wm, rowtime, at);
     };
   }
 

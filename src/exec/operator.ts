@@ -25,6 +25,30 @@ export type RecordLoop = (
   wm: { onEvent(t: number): number | undefined } | undefined, rowtime: number, at: number[],
 ) => void;
 
+/** The RecordLoop of any output, record by record through `out` (outputs without a loop of their own). */
+export function recordEach(
+  out: Output, rows: readonly unknown[][], kinds: readonly number[] | undefined, start: number, end: number,
+  wm: { onEvent(t: number): number | undefined } | undefined, rowtime: number, at: number[],
+): void {
+  let i = start;
+  try {
+    for (; i < end; i++) {
+      const row = rows[i]!;
+      out.record(kinds === undefined ? 0 : kinds[i]!, row as unknown[]);
+      if (wm !== undefined) {
+        const t = row[rowtime] as Date | null;
+        if (t !== null) {
+          const w = wm.onEvent(t.getTime());
+          if (w !== undefined) out.watermark(w);
+        }
+      }
+    }
+  } catch (e) {
+    at[0] = i;
+    throw e;
+  }
+}
+
 /**
  * A receiver of ready-made row objects in place of positional records (the result sink of `batches()`,
  * collect-sink.ts): `Ck` builds a row of kind k from the record's values as arguments (`new R.C2(v0, v1)`

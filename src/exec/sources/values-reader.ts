@@ -1,6 +1,6 @@
 import type { ValuesNode } from "../../plan/nodes.js";
 import type { MetricGroup } from "../metrics.js";
-import type { Output } from "../operator.js";
+import { type Output, recordEach } from "../operator.js";
 import type { PollResult, SourceReader } from "../source.js";
 import { WatermarkGenerator } from "./watermark-generator.js";
 
@@ -29,41 +29,14 @@ export class ValuesReader implements SourceReader {
     const wm = this.wm;
     const start = this.next;
     const end = Math.min(rows.length, start + max);
+    // the edge's own loop when it has one (a call site per operator class), else record by record
     const loop = out.recordLoop;
-    if (loop !== undefined) {
-      try {
-        loop(rows, kinds, start, end, wm, this.rowtime, this.at);
-      } catch (e) {
-        this.emitted += this.at[0]! - start + 1;
-        throw e;
-      }
-      this.next = end;
-      this.emitted += end - start;
-      if (end < rows.length) return "more";
-      return this.finish(out);
-    }
-    let i = start;
     try {
-      if (wm === undefined && kinds === undefined) {
-        // the common case gets a loop with nothing in it but the call
-        for (; i < end; i++) out.record(0, rows[i]!);
-      } else {
-        const rowtime = this.rowtime;
-        for (; i < end; i++) {
-          const row = rows[i]!;
-          out.record(kinds === undefined ? 0 : kinds[i]!, row);
-          if (wm !== undefined) {
-            const t = row[rowtime] as Date | null;
-            if (t !== null) {
-              const w = wm.onEvent(t.getTime());
-              if (w !== undefined) out.watermark(w);
-            }
-          }
-        }
-      }
+      if (loop !== undefined) loop(rows, kinds, start, end, wm, this.rowtime, this.at);
+      else recordEach(out, rows, kinds, start, end, wm, this.rowtime, this.at);
     } catch (e) {
       // the job fails; its metrics still count every record handed out, the failing one included
-      this.emitted += i - start + 1;
+      this.emitted += this.at[0]! - start + 1;
       throw e;
     }
     this.next = end;
