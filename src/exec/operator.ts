@@ -129,14 +129,14 @@ export class OperatorOutput implements Output {
     const edge = edgeFunctions(target, input);
     this.record = edge.record;
     this.watermark = edge.watermark;
-    this.recordLoop = edge.records;
+    this.recordLoop = edge.recordLoop;
     this.rows = target.rowObjectReceiver?.(input) ?? null;
   }
 
   endInput(): void { this.target.endInput(this.input); }
 }
 
-function edgeFunctions(op: Operator, input: number): Pick<OperatorOutput, "record" | "watermark"> & { readonly records: RecordLoop } {
+function edgeFunctions(op: Operator, input: number): Pick<OperatorOutput, "record" | "watermark" | "recordLoop"> {
   // numbered within the job being built (expressions/codegen.ts): identical plans, identical texts
   // the target's class is part of the text: edges of the same text share compiled code and type feedback,
   // which stays monomorphic only if they all call the same operator class
@@ -146,7 +146,7 @@ function edgeFunctions(op: Operator, input: number): Pick<OperatorOutput, "recor
     + `watermark:function ${id}_watermark(wm){op.processWatermark(${input},wm);},`
     // a source's slice: the per-row loop lives here, not in the source, for the same reason as record's call
     // (the source's own loop would be one call site for every first operator of every job)
-    + `records:function ${id}_records(rows,kinds,start,end,wm,rt,at){let i=start;try{`
+    + `recordLoop:function ${id}_records(rows,kinds,start,end,wm,rt,at){let i=start;try{`
     + `if(wm===undefined&&kinds===undefined){for(;i<end;i++)op.processElement(${input},0,rows[i]);return;}`
     + `for(;i<end;i++){const row=rows[i];op.processElement(${input},kinds===undefined?0:kinds[i],row);`
     + `if(wm!==undefined){const t=row[rt];if(t!==null){const w=wm.onEvent(t.getTime());if(w!==undefined)op.processWatermark(${input},w);}}}`

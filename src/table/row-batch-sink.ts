@@ -2,8 +2,7 @@ import type { JobSink } from "./executor.js";
 import type { RowObjectSink } from "../exec/columnar/columnar-job.js";
 import { nextBatchArray } from "../exec/columnar/column-batch.js";
 import type { ResolvedSchema } from "../types/resolved-schema.js";
-import { type RowConverter, type RowShapeAnchors, insertRowConstructor, rowConstructors, rowConverter, rowShapeAnchors } from "./row-converter.js";
-import { KIND_SHORT, Row } from "../types/row.js";
+import { type RowConverter, insertRowConstructor, rowConstructors, rowConverter } from "./row-converter.js";
 import { anchorFirst } from "../exec/shape-anchors.js";
 
 /**
@@ -24,7 +23,6 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
   readonly constructors: RowObjectSink["constructors"];
   /** The sink takes row objects (this). */
   readonly rowObjects: RowObjectSink = this;
-  private readonly anchors: RowShapeAnchors;
 
   constructor(schema: ResolvedSchema) {
     this.convert = rowConverter<R>(schema);
@@ -32,7 +30,6 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
     // the operator in front of the result sink builds its output rows with `constructors` (collect-sink.ts)
     this.construct = insertRowConstructor(schema);
     this.constructors = rowConstructors(schema);
-    this.anchors = rowShapeAnchors(schema);
     // the first sink of the process stays alive for its shape (exec/shape-anchors.ts); it holds no rows
     // once taken from, only an empty array of the last batch's size
     anchorFirst(this);
@@ -66,14 +63,6 @@ export class RowBatchSink<R> implements JobSink, RowObjectSink {
     if (out.length > n) out.length = n;
     this.rows = nextBatchArray(n);
     this.n = 0;
-    // the first and the last row of each batch keep their kinds' shapes alive after the job (row-converter.ts)
-    anchor(this.anchors, out[0]!);
-    anchor(this.anchors, out[n - 1]!);
     return out;
   }
-}
-
-function anchor(anchors: RowShapeAnchors, row: object): void {
-  const k = KIND_SHORT.indexOf(Row.kindOf(row));
-  if (k >= 0) anchors[k] = row;
 }

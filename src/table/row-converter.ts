@@ -40,29 +40,17 @@ export function rowConstructors(schema: ResolvedSchema): readonly [RowConstructo
   return rowMakers(schema).kinds;
 }
 
-/**
- * One live row per kind of the schema's rows, kept from job to job (see `rowShapeAnchors`); at first the
- * all-null rows made with the constructors.
- */
-export type RowShapeAnchors = object[];
-
-/**
- * The schema's row shape anchors: a result sink puts a row of each kind it hands out here (table/row-batch-sink.ts).
- * Why: a row's hidden class — the shape its constructor's field stores lead to — is held only weakly by V8's
- * transition tree. When every row of a job is garbage at a full GC, the shape dies with them, and V8 throws
- * away the optimised code that was specialised to it (the row constructors, `Row.kindOf`, the consumer's
- * loop); the next job's rows get a new shape and that code is compiled again. One row per kind kept alive
- * keeps the shape (docs/benchmarks.md, `bench:deopts --gc`).
- */
-export function rowShapeAnchors(schema: ResolvedSchema): RowShapeAnchors {
-  return rowMakers(schema).anchors;
-}
-
 interface RowMakers {
   readonly convert: RowConverter<unknown>;
   readonly insert: RowConstructor;
   readonly kinds: readonly [RowConstructor, RowConstructor, RowConstructor, RowConstructor];
-  readonly anchors: RowShapeAnchors;
+  /**
+   * One all-null row per kind, made with the constructors when they are generated, kept as long as they are
+   * cached. They fix the fields' representation (below) and keep the rows' shapes alive: a row's hidden class
+   * is held only weakly by V8's transition tree, so when every row of a job is garbage at a full GC the shape
+   * would die with them and V8 would throw away the code specialised to it (`bench:deopts --gc`).
+   */
+  readonly anchors: readonly object[];
 }
 
 function rowMakers(schema: ResolvedSchema): RowMakers {
@@ -92,7 +80,7 @@ function generate(names: readonly string[]): RowMakers {
   // number would otherwise get V8's double representation (a number box owned by each object), and every
   // later row would allocate a box and copy the number into it instead of storing the value it was given
   // (a probe making W8's six-column rows: 37 -> 27 ms per million; W0 and W8 through `batches()` about an
-  // eighth faster a pass, docs/benchmarks.md). These rows are the schema's first shape anchors.
+  // eighth faster a pass, docs/benchmarks.md). These rows are the schema's shape anchors.
   return codegenFunction("row-converter", "P", `"use strict";
     function I0(${params}){${assigns}} function I1(${params}){${assigns}}
     function I2(${params}){${assigns}} function I3(${params}){${assigns}}
